@@ -1,0 +1,36 @@
+"""The ``ksafe`` command. Thin: parse arguments, call the library, render, choose the exit code.
+
+Each command family lives in its own module; this file only assembles the group.
+"""
+
+from __future__ import annotations
+
+import click
+
+from linter.cli import topology
+from linter.cli.common import KsafeGroup
+
+
+@click.group(cls=KsafeGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ksafe", prog_name="ksafe")
+def ksafe() -> None:
+    """Check, before you deploy, whether a Kafka change is safe.
+
+    Kafka Streams topology upgrades (parse, lint, diff) and KRaft cluster change plans
+    (cluster snapshot, cluster check). Exit codes: 0 nothing at or above --fail-on,
+    1 findings at or above it, 2 usage or input error.
+    """
+
+
+for command in topology.COMMANDS:
+    ksafe.add_command(command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code instead of raising ``SystemExit``."""
+    try:
+        ksafe.main(args=argv, prog_name="ksafe", standalone_mode=True)
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+    return 0

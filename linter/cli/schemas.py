@@ -1,0 +1,18 @@
+"""The published JSON schemas, by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from linter.report.model import Report
+from linter.topology.model import Description
+
+
+def schema_of(what: str) -> dict[str, Any]:
+    if what == "topology":
+        return TypeAdapter(Description).json_schema()
+    if what == "report":
+        return Report.model_json_schema()
+    raise KeyError(what)

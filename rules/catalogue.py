@@ -1,0 +1,9 @@
+"""Every rule ksafe knows, both halves, as one explicit tuple."""
+
+from __future__ import annotations
+
+from rules.cluster import CLUSTER_RULES
+from rules.framework import Rule
+from rules.topology import TOPOLOGY_RULES
+
+ALL_RULES: tuple[Rule, ...] = TOPOLOGY_RULES + CLUSTER_RULES

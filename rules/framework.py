@@ -1,0 +1,228 @@
+"""The rule framework: what a rule is, what it returns, and how findings get their identity.
+
+A rule is a pure function decorated with :func:`rule`. It receives one subject (a topology, a
+topology diff, a Streams config diff, or a cluster plan step) and yields :class:`Hit` objects: what
+it found, about which resources, where. The runner turns hits into :class:`Finding` objects,
+adding the rule's identity, its severity (default or overridden by config) and a fingerprint.
+
+Rules never compute their own fingerprint, severity or id: that keeps them short and makes the
+identity of a finding a property of the framework, stable across runs and layouts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+class Impact(StrEnum):
+    """What a finding does to a running system; the HTML report groups findings by it."""
+
+    STATE_LOSS = "state-loss"  # local state and its changelog are abandoned
+    RESTORE = "restore"  # state survives but is rebuilt from the changelog
+    DATA_LOSS = "data-loss"  # records are lost (in-flight repartition data, unclean election)
+    AVAILABILITY = "availability"  # producers blocked, partitions offline, a step hangs
+    IRREVERSIBLE = "irreversible"  # cannot be undone (metadata.version bumps)
+    DOWNSTREAM = "downstream"  # other applications/consumers are affected
+    HYGIENE = "hygiene"  # not broken today, fragile tomorrow (generated names, leftovers)
+
+
+Subject: TypeAlias = Literal["topology", "topology-diff", "streams-config", "cluster-step", "cluster"]
+
+
+class Resource(BaseModel):
+    """Something a finding is about: ``kind`` is e.g. ``store``, ``changelog-topic``,
+    ``repartition-topic``, ``topic``, ``node``, ``subtopology``, ``broker``, ``partition``,
+    ``feature``, ``config``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    name: str
+
+
+class Location(BaseModel):
+    """Where a finding points in an input file. ``side`` says which input: ``before``/``after``
+    for a topology diff, ``plan``/``snapshot`` for a cluster check."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    side: str | None = None
+
+
+class DeployStrategy(StrEnum):
+    """How a change can go live, from least to most disruptive."""
+
+    ROLLING_BOUNCE = "rolling-bounce"
+    STOP_AND_RESTART = "stop-and-restart"
+    BLUE_GREEN = "blue-green"
+    RESET = "application-reset"
+
+    @property
+    def rank(self) -> int:
+        return list(DeployStrategy).index(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a rule yields. ``key`` identifies the finding among the rule's others for the
+    fingerprint (defaults to the sorted resources); never put line numbers in it.
+
+    ``requires`` is the least disruptive deployment strategy under which the change is safe, and
+    ``steps`` are the concrete runbook lines it adds (drain this topic, delete that task directory).
+    """
+
+    message: str
+    resources: tuple[Resource, ...] = ()
+    locations: tuple[Location, ...] = ()
+    remediation: str = ""
+    key: str | None = None
+    requires: DeployStrategy | None = None
+    steps: tuple[str, ...] = ()
+    step: int | None = None  # cluster plan step index (0-based) the hit belongs to
+    data: Mapping[str, Any] = field(default_factory=dict)  # structured extras (estimates, counts)
+
+
+class Finding(BaseModel):
+    """One finding as users see it, in every output format."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: str
+    name: str
+    severity: Severity
+    impact: Impact
+    message: str
+    resources: tuple[Resource, ...] = ()
+    locations: tuple[Location, ...] = ()
+    remediation: str = ""
+    fingerprint: str
+    requires: DeployStrategy | None = None
+    steps: tuple[str, ...] = ()
+    step: int | None = None
+    line: int | None = None  # cluster plan line of ``step``, when known
+    data: dict[str, Any] = {}
+    acknowledged: str | None = None  # the reason, when an acknowledgement in config matches
+
+    def sort_key(self) -> tuple[int, str, str, str]:
+        return (-self.severity.rank, self.rule, self.fingerprint, self.message)
+
+
+RuleFunc: TypeAlias = Callable[..., Iterable[Hit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule's permanent identity plus its function. ``doc`` is the docstring: the rule's page."""
+
+    id: str
+    name: str
+    severity: Severity
+    impact: Impact
+    subject: Subject
+    func: RuleFunc
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.func.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Iterable[Hit]:
+        return self.func(*args, **kwargs)
+
+
+def rule(
+    *, id: str, name: str, severity: Severity, impact: Impact, subject: Subject
+) -> Callable[[RuleFunc], Rule]:
+    """Declare a rule. IDs (``KS``/``KC`` + 3 digits) and names are permanent."""
+
+    def wrap(func: RuleFunc) -> Rule:
+        return Rule(id=id, name=name, severity=severity, impact=impact, subject=subject, func=func)
+
+    return wrap
+
+
+def fingerprint(rule_id: str, hit: Hit) -> str:
+    """A stable identity: rule + key (or resources). Never line numbers, never messages."""
+    key = hit.key if hit.key is not None else "|".join(
+        sorted(f"{r.kind}={r.name}" for r in hit.resources)
+    )
+    return hashlib.sha256(f"{rule_id}\x00{key}".encode()).hexdigest()[:16]
+
+
+def to_finding(r: Rule, hit: Hit, severity: Severity | None = None) -> Finding:
+    return Finding(
+        rule=r.id,
+        name=r.name,
+        severity=severity or r.severity,
+        impact=r.impact,
+        message=hit.message,
+        resources=hit.resources,
+        locations=hit.locations,
+        remediation=hit.remediation,
+        fingerprint=fingerprint(r.id, hit),
+        requires=hit.requires,
+        steps=hit.steps,
+        step=hit.step,
+        data=dict(hit.data),
+    )
+
+
+def run(
+    rules: Iterable[Rule],
+    subject: Subject,
+    *args: Any,
+    severities: Mapping[str, Severity] | None = None,
+) -> list[Finding]:
+    """Run every rule of ``subject`` on ``args``; return sorted findings.
+
+    ``severities`` overrides a rule's default severity, keyed by rule id.
+    """
+    overrides = severities or {}
+    findings = [
+        to_finding(r, hit, overrides.get(r.id))
+        for r in rules
+        if r.subject == subject
+        for hit in r(*args)
+    ]
+    return sorted(findings, key=Finding.sort_key)
+
+
+def find_rule(rules: Iterable[Rule], ref: str) -> Rule | None:
+    """Look a rule up by id (case-insensitive) or name."""
+    for r in rules:
+        if ref.upper() == r.id or ref == r.name:
+            return r
+    return None
+
+
+def iter_unique(items: Iterable[Hit]) -> Iterator[Hit]:
+    """Drop hits that would get the same fingerprint twice (keeps the first)."""
+    seen: set[str | None] = set()
+    for hit in items:
+        key = hit.key if hit.key is not None else repr(sorted(hit.resources, key=repr))
+        if key not in seen:
+            seen.add(key)
+            yield hit

@@ -1,0 +1,65 @@
+"""From findings to a verdict and a deployment plan.
+
+Each hit says the least disruptive strategy under which its change is safe (``Hit.requires``) and
+the runbook lines it adds (``Hit.steps``). The verdict is the worst of them; the plan is the most
+disruptive strategy asked for, with every step in finding order, each once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.framework import DeployStrategy, Finding, Impact
+
+
+class Verdict(StrEnum):
+    SAFE = "safe"
+    SAFE_WITH_RESTORE = "safe-with-restore"
+    UNSAFE = "unsafe"
+
+
+class DeploymentPlan(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    strategy: DeployStrategy
+    why: str
+    steps: tuple[str, ...] = ()
+
+
+_UNSAFE_IMPACTS = {Impact.STATE_LOSS, Impact.DATA_LOSS}
+
+
+def verdict_of(findings: Iterable[Finding]) -> Verdict:
+    """``unsafe`` if any unacknowledged error loses state or data, ``safe-with-restore`` if state
+    must be rebuilt (or a disruptive strategy is required), else ``safe``."""
+    verdict = Verdict.SAFE
+    for f in findings:
+        if f.acknowledged is not None or f.severity.value == "info":
+            continue
+        if f.impact in _UNSAFE_IMPACTS and f.severity.value == "error":
+            return Verdict.UNSAFE
+        if f.impact == Impact.RESTORE or (
+            f.requires is not None and f.requires != DeployStrategy.ROLLING_BOUNCE
+        ):
+            verdict = Verdict.SAFE_WITH_RESTORE
+    return verdict
+
+
+def plan_of(findings: Iterable[Finding]) -> DeploymentPlan:
+    """The most disruptive strategy any finding requires, with all their steps, deduplicated."""
+    strategy = DeployStrategy.ROLLING_BOUNCE
+    why = "No finding requires more than a rolling bounce."
+    steps: list[str] = []
+    for f in findings:
+        if f.acknowledged is not None:
+            continue
+        if f.requires is not None and f.requires.rank > strategy.rank:
+            strategy = f.requires
+            why = f"{f.rule} {f.name}: {f.message}"
+        for step in f.steps:
+            if step not in steps:
+                steps.append(step)
+    return DeploymentPlan(strategy=strategy, why=why, steps=tuple(steps))
