@@ -43,7 +43,9 @@ class Impact(StrEnum):
     HYGIENE = "hygiene"  # not broken today, fragile tomorrow (generated names, leftovers)
 
 
-Subject: TypeAlias = Literal["topology", "topology-diff", "streams-config", "cluster-step", "cluster"]
+Subject: TypeAlias = Literal[
+    "topology", "topology-diff", "streams-config", "cluster-step", "cluster"
+]
 
 
 class Resource(BaseModel):

@@ -24,8 +24,6 @@ class Position:
 _NOWHERE = Position(0, 0)
 
 
-def _pos() -> Position:
-    return field(default=_NOWHERE, compare=False, hash=False, repr=False)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +34,7 @@ class Source:
     topics: frozenset[str] = frozenset()
     pattern: str | None = None
     successors: frozenset[str] = frozenset()
-    position: Position = _pos()
+    position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     kind: Literal["source"] = field(default="source", init=False)
 
@@ -57,7 +55,7 @@ class Processor:
     stores: frozenset[str] = frozenset()
     successors: frozenset[str] = frozenset()
     predecessors: frozenset[str] = frozenset()
-    position: Position = _pos()
+    position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     kind: Literal["processor"] = field(default="processor", init=False)
 
@@ -70,7 +68,7 @@ class Sink:
     topic: str | None = None
     extractor: str | None = None
     predecessors: frozenset[str] = frozenset()
-    position: Position = _pos()
+    position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     kind: Literal["sink"] = field(default="sink", init=False)
 
@@ -96,7 +94,7 @@ class Subtopology:
     id: int
     nodes: frozenset[Node]
     is_global: bool = False
-    position: Position = _pos()
+    position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     def node(self, name: str) -> Node | None:
         for node in self.nodes:
@@ -123,7 +121,7 @@ class Topology:
 
     subtopologies: tuple[Subtopology, ...]
     name: str | None = None
-    position: Position = _pos()
+    position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     def nodes(self) -> Iterator[tuple[Subtopology, Node]]:
         for sub in self.subtopologies:

@@ -1,0 +1,66 @@
+"""The library entry points the CLI, the fleet job and the reports all call.
+
+Each takes parsed inputs and :class:`Settings`, runs the rules, applies the settings (rule
+selection, severity overrides, acknowledgements) and returns one immutable
+:class:`~linter.report.model.Report`. No I/O here: reading files is the caller's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+from rules.framework import Finding, Rule, Severity
+
+
+@dataclass(frozen=True)
+class Acknowledgement:
+    """A finding a team has accepted: by ``fingerprint``, or by ``rule`` (+ ``resource``)."""
+
+    reason: str
+    fingerprint: str | None = None
+    rule: str | None = None
+    resource: str | None = None
+    expires: date | None = None
+    where: str = ""  # path:line of the entry in the config file, for stale/expired reports
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a user's configuration changes about a check (defaults: every rule, as shipped)."""
+
+    select: frozenset[str] = frozenset()  # rule ids or names; empty means all
+    ignore: frozenset[str] = frozenset()
+    severities: Mapping[str, Severity] = field(default_factory=dict)  # by rule id or name
+    acknowledgements: tuple[Acknowledgement, ...] = ()
+    fail_on: Severity | None = Severity.ERROR
+    application_id: str | None = None
+    today: date | None = None  # for acknowledgement expiry; None means the real date
+
+
+def selected(rules: Iterable[Rule], settings: Settings) -> tuple[Rule, ...]:
+    """The rules ``settings`` keeps, in catalogue order."""
+
+    def named(r: Rule, refs: frozenset[str]) -> bool:
+        return r.id in refs or r.name in refs or r.id.lower() in refs
+
+    return tuple(
+        r
+        for r in rules
+        if (not settings.select or named(r, settings.select)) and not named(r, settings.ignore)
+    )
+
+
+def severity_overrides(rules: Iterable[Rule], settings: Settings) -> dict[str, Severity]:
+    """Overrides keyed by rule id, whether the config named the rule by id or by name."""
+    out: dict[str, Severity] = {}
+    for r in rules:
+        for ref in (r.id, r.name):
+            if ref in settings.severities:
+                out[r.id] = settings.severities[ref]
+    return out
+
+
+def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    return tuple(sorted(findings, key=Finding.sort_key))
