@@ -7,23 +7,18 @@ selection, severity overrides, acknowledgements) and returns one immutable
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
-from rules.framework import Finding, Rule, Severity
-
-
-@dataclass(frozen=True)
-class Acknowledgement:
-    """A finding a team has accepted: by ``fingerprint``, or by ``rule`` (+ ``resource``)."""
-
-    reason: str
-    fingerprint: str | None = None
-    rule: str | None = None
-    resource: str | None = None
-    expires: date | None = None
-    where: str = ""  # path:line of the entry in the config file, for stale/expired reports
+from linter.report.model import Report, ReportKind, Summary
+from rules.framework import Finding, Rule, Severity, run
+from rules.verdict import plan_of, verdict_of
+from rules.workflow import WORKFLOW_RULES
+from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
+from rules.workflow.acknowledgements import AcknowledgementCheck
+from rules.workflow.acknowledgements import apply as apply_acknowledgements
 
 
 @dataclass(frozen=True)
@@ -64,3 +59,53 @@ def severity_overrides(rules: Iterable[Rule], settings: Settings) -> dict[str, S
 
 def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=Finding.sort_key))
+
+
+def finish(
+    kind: ReportKind,
+    findings: Iterable[Finding],
+    settings: Settings,
+    *,
+    inputs: Mapping[str, str] | None = None,
+    verdict: bool | None = None,
+) -> Report:
+    """Turn a run's raw findings into the :class:`Report` every command returns.
+
+    Applies the acknowledgements (matching findings are marked, not counted; unused and expired
+    entries become ``acknowledgement-unused``/``acknowledgement-expired`` findings, themselves
+    subject to rule selection and severity overrides), sorts, and computes the summary, plus the
+    verdict and deployment plan for diffs and cluster checks (``verdict=None``: by ``kind``).
+
+    Paths in findings and ``inputs`` are made absolute against the current directory to match the
+    acknowledgements' resolved ``path`` globs.
+    """
+    raw = list(findings)
+    input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
+    paths_of: dict[str, tuple[str, ...]] = {}
+    for f in raw:
+        own = tuple(os.path.abspath(loc.path) for loc in f.locations if loc.path)
+        paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
+        input_paths.update(own)
+    today = settings.today or date.today()
+    marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
+    if settings.acknowledgements:
+        check = AcknowledgementCheck(
+            acknowledgements=settings.acknowledgements,
+            used=used,
+            paths=frozenset(input_paths),
+            today=today,
+        )
+        rules = selected(WORKFLOW_RULES, settings)
+        marked += run(
+            rules, "acknowledgements", check, severities=severity_overrides(rules, settings)
+        )
+    ordered = sort_findings(marked)
+    with_verdict = kind in ("diff", "cluster", "combined") if verdict is None else verdict
+    return Report(
+        kind=kind,
+        inputs=dict(inputs or {}),
+        findings=ordered,
+        verdict=verdict_of(ordered) if with_verdict else None,
+        plan=plan_of(ordered) if with_verdict else None,
+        summary=Summary.of(ordered),
+    )

@@ -44,7 +44,13 @@ class Impact(StrEnum):
 
 
 Subject: TypeAlias = Literal[
-    "topology", "topology-diff", "streams-config", "cluster-step", "cluster"
+    "topology",
+    "topology-diff",
+    "streams-config",
+    "cluster-step",
+    "cluster",
+    "topology-file",  # a whole file between two git revisions (rules.workflow)
+    "acknowledgements",  # the config's acknowledgements after a run (rules.workflow)
 ]
 
 
