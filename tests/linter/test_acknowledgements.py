@@ -116,11 +116,8 @@ def test_stale_entry_is_reported_with_a_stable_fingerprint() -> None:
 
 def test_workflow_rules_obey_selection_and_severity() -> None:
     ack = Acknowledgement(reason="old", fingerprint="gone")
-    ignored = finish(
-        "lint",
-        (),
-        Settings(acknowledgements=(ack,), ignore=frozenset({"acknowledgement-unused"}), today=TODAY),
-    )
+    ignore = frozenset({"acknowledgement-unused"})
+    ignored = finish("lint", (), Settings(acknowledgements=(ack,), ignore=ignore, today=TODAY))
     assert ignored.findings == ()
     raised = finish(
         "lint",
