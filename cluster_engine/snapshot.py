@@ -1,0 +1,441 @@
+"""The cluster snapshot: a KRaft cluster at one moment, as a validated, frozen model.
+
+It is built from the Kafka tools' own outputs (``cluster_engine.ingest``) or written by hand as
+YAML/JSON (``Snapshot.model_validate``; the JSON schema is ``ksafe schema snapshot``). It is only
+a record of facts: judging them is the rules' job, changing them the simulator's.
+
+Queries that must stay fast on large clusters (200k partitions, 100 brokers) go through
+``Snapshot.index``, plain dicts and tuples built once per snapshot, so no pydantic work is done
+per lookup.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# Kafka's own defaults for the configs the engine reads most (4.1 source, cluster-facts §5):
+# min.insync.replicas: server-common/.../ServerLogConfigs.java:138-139,
+#   storage/.../LogConfig.java:221
+# unclean.leader.election.enable: storage/.../LogConfig.java:133, ReplicationConfigs.java:118,158
+DEFAULT_MIN_INSYNC_REPLICAS = 1
+DEFAULT_UNCLEAN_LEADER_ELECTION = False
+
+TopicPartition = tuple[str, int]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Role(StrEnum):
+    BROKER = "broker"
+    CONTROLLER = "controller"
+
+
+class FeatureRange(_Frozen):
+    """The levels of one feature a node supports, both ends included."""
+
+    min: int = Field(ge=0)
+    max: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> FeatureRange:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
+
+class Node(_Frozen):
+    """A broker, a controller, or both (combined mode)."""
+
+    id: int = Field(ge=0)
+    roles: frozenset[Role] = frozenset({Role.BROKER})
+    rack: str | None = None
+    host: str | None = None
+    port: int | None = None
+    software_version: str | None = Field(
+        default=None, description="Kafka release the node runs, e.g. '4.1.0'"
+    )
+    supported_features: dict[str, FeatureRange] = Field(
+        default_factory=dict,
+        description="feature name -> supported levels (metadata.version as levels)",
+    )
+    fenced: bool = False
+    in_controlled_shutdown: bool = False
+
+    @property
+    def is_broker(self) -> bool:
+        return Role.BROKER in self.roles
+
+    @property
+    def is_controller(self) -> bool:
+        return Role.CONTROLLER in self.roles
+
+
+class Feature(_Frozen):
+    """A finalized feature level, as ``kafka-features.sh describe`` prints it (0: not finalized)."""
+
+    level: int = Field(ge=0)
+    label: str | None = Field(
+        default=None, description="the level as printed, e.g. '4.1-IV1' for metadata.version"
+    )
+    supported_min: int | None = Field(default=None, description="as seen by the answering node")
+    supported_max: int | None = Field(default=None, description="as seen by the answering node")
+    epoch: int | None = None
+
+
+class VendorFeature(_Frozen):
+    """A feature whose levels are not integers (vendor builds, e.g. confluent.metadata.version)."""
+
+    finalized: str
+    supported_min: str | None = None
+    supported_max: str | None = None
+    epoch: int | None = None
+
+
+class QuorumMember(_Frozen):
+    """A controller voter or an observer, from ``kafka-metadata-quorum.sh describe``."""
+
+    id: int = Field(ge=0)
+    directory_id: str | None = Field(
+        default=None, description="None for static-quorum members (ZERO_UUID / null / omitted)"
+    )
+    endpoints: tuple[str, ...] = ()
+    log_end_offset: int | None = None
+    lag: int | None = None
+    last_fetch_timestamp: int | None = None
+    last_caught_up_timestamp: int | None = None
+
+
+class Quorum(_Frozen):
+    """The KRaft controller quorum."""
+
+    leader_id: int | None = None
+    leader_epoch: int | None = None
+    high_watermark: int | None = None
+    max_follower_lag: int | None = None
+    max_follower_lag_time_ms: int | None = None
+    voters: tuple[QuorumMember, ...] = ()
+    observers: tuple[QuorumMember, ...] = ()
+    static_voters: str | None = Field(
+        default=None,
+        description="the controller.quorum.voters value when the quorum is configured statically",
+    )
+
+    @property
+    def voter_ids(self) -> frozenset[int]:
+        return frozenset(v.id for v in self.voters)
+
+
+class Partition(_Frozen):
+    """One partition as ``kafka-topics.sh --describe`` shows it. Lists keep the broker's order."""
+
+    topic: str
+    partition: int = Field(ge=0)
+    replicas: tuple[int, ...]
+    leader: int | None = Field(default=None, description="None when the tool prints 'none'")
+    isr: tuple[int, ...] = ()
+    elr: tuple[int, ...] | None = Field(default=None, description="None when unknown ('N/A')")
+    last_known_elr: tuple[int, ...] | None = None
+    adding_replicas: tuple[int, ...] = ()
+    removing_replicas: tuple[int, ...] = ()
+
+    @property
+    def key(self) -> TopicPartition:
+        return (self.topic, self.partition)
+
+    @property
+    def replication_factor(self) -> int:
+        """Replicas minus the ones being added, as TopicCommand computes it."""
+        return len(self.replicas) - len(self.adding_replicas)
+
+
+class Topic(_Frozen):
+    name: str
+    topic_id: str | None = None
+    partitions: tuple[Partition, ...] = ()
+    described_configs: dict[str, str] = Field(
+        default_factory=dict,
+        description="the describe header's Configs: every non-default value, whatever its source",
+    )
+    marked_for_deletion: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _name_partitions(cls, data: Any) -> Any:
+        # Hand-written snapshots need not repeat the topic name on every partition.
+        if isinstance(data, dict) and isinstance(data.get("partitions"), list | tuple):
+            name = data.get("name")
+            data = {
+                **data,
+                "partitions": [
+                    {"topic": name, **p} if isinstance(p, dict) and "topic" not in p else p
+                    for p in data["partitions"]
+                ],
+            }
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Topic:
+        seen: set[int] = set()
+        for p in self.partitions:
+            if p.topic != self.name:
+                raise ValueError(f"partition {p.partition} names topic {p.topic!r}")
+            if p.partition in seen:
+                raise ValueError(f"partition {p.partition} is listed twice")
+            seen.add(p.partition)
+        return self
+
+    @property
+    def partition_count(self) -> int:
+        return len(self.partitions)
+
+    @property
+    def replication_factor(self) -> int:
+        """From the first partition, like TopicCommand; 0 for a topic with no partitions."""
+        first = min(self.partitions, key=lambda p: p.partition, default=None)
+        return first.replication_factor if first is not None else 0
+
+
+class Configs(_Frozen):
+    """Config values by scope, as ``kafka-configs.sh --describe`` lists them (None = sensitive)."""
+
+    cluster_default: dict[str, str | None] = Field(
+        default_factory=dict, description="--entity-default brokers (DYNAMIC_DEFAULT_BROKER_CONFIG)"
+    )
+    brokers: dict[int, dict[str, str | None]] = Field(
+        default_factory=dict, description="per broker id (DYNAMIC_BROKER_CONFIG)"
+    )
+    broker_static: dict[int, dict[str, str | None]] = Field(
+        default_factory=dict,
+        description="per broker id, from server.properties (STATIC_BROKER_CONFIG)",
+    )
+    topics: dict[str, dict[str, str | None]] = Field(
+        default_factory=dict, description="per topic (DYNAMIC_TOPIC_CONFIG)"
+    )
+
+
+class ReassignmentState(StrEnum):
+    IN_PROGRESS = "in-progress"
+    COMPLETED = "completed"
+    NOT_ACTIVE = "not-active"  # "There is no active reassignment ..., but replica set is ..."
+
+
+class Reassignment(_Frozen):
+    """A partition reassignment seen by --verify, --list, a describe or the JSON that started it."""
+
+    topic: str
+    partition: int = Field(ge=0)
+    state: ReassignmentState = ReassignmentState.IN_PROGRESS
+    replicas: tuple[int, ...] | None = Field(default=None, description="current full replica set")
+    adding: tuple[int, ...] = ()
+    removing: tuple[int, ...] = ()
+    target: tuple[int, ...] | None = Field(default=None, description="the replicas asked for")
+
+    @property
+    def key(self) -> TopicPartition:
+        return (self.topic, self.partition)
+
+
+class ReplicaSize(_Frozen):
+    topic: str
+    partition: int = Field(ge=0)
+    size: int = Field(ge=0, description="bytes")
+    offset_lag: int = 0
+    is_future: bool = Field(default=False, description="destination copy of a log-dir move")
+
+
+class LogDir(_Frozen):
+    broker: int = Field(ge=0)
+    path: str
+    error: str | None = Field(default=None, description="Java exception class name, if any")
+    total_bytes: int | None = None
+    usable_bytes: int | None = None
+    replicas: tuple[ReplicaSize, ...] = ()
+
+    @property
+    def used_fraction(self) -> float | None:
+        if not self.total_bytes or self.usable_bytes is None:
+            return None
+        return 1.0 - self.usable_bytes / self.total_bytes
+
+
+class Snapshot(_Frozen):
+    """A KRaft cluster at one moment."""
+
+    snapshot_version: Literal[1] = 1
+    cluster_id: str | None = None
+    nodes: tuple[Node, ...] = ()
+    features: dict[str, Feature] = Field(
+        default_factory=dict, description="finalized levels by feature name (absent = 0)"
+    )
+    vendor_features: dict[str, VendorFeature] = Field(default_factory=dict)
+    quorum: Quorum | None = None
+    topics: tuple[Topic, ...] = ()
+    configs: Configs = Field(default_factory=Configs)
+    reassignments: tuple[Reassignment, ...] = ()
+    log_dirs: tuple[LogDir, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique(self) -> Snapshot:
+        for what, keys in (
+            ("node", [n.id for n in self.nodes]),
+            ("topic", [t.name for t in self.topics]),
+            ("reassignment", [r.key for r in self.reassignments]),
+            ("log dir", [(d.broker, d.path) for d in self.log_dirs]),
+        ):
+            dup = _first_duplicate(keys)
+            if dup is not None:
+                raise ValueError(f"{what} {dup!r} is listed twice")
+        return self
+
+    # -- queries -------------------------------------------------------------------------------
+
+    @cached_property
+    def index(self) -> SnapshotIndex:
+        """Lookup tables, built on first use and kept (the model is frozen)."""
+        return SnapshotIndex(self)
+
+    def feature_level(self, name: str) -> int:
+        """The finalized level of a feature; 0 when it is not finalized."""
+        feature = self.features.get(name)
+        return feature.level if feature is not None else 0
+
+    @property
+    def metadata_version(self) -> Feature | None:
+        return self.features.get("metadata.version")
+
+    @property
+    def kraft_version(self) -> int:
+        return self.feature_level("kraft.version")
+
+    @property
+    def elr_enabled(self) -> bool:
+        # 4.1:MC/FeatureControlManager.java:470-473
+        return self.feature_level("eligible.leader.replicas.version") >= 1
+
+    def effective_config(
+        self,
+        key: str,
+        *,
+        topic: str | None = None,
+        broker: int | None = None,
+        default: str | None = None,
+        broker_key: str | None = None,
+    ) -> str | None:
+        """The value in force: topic > broker > cluster default > static broker > Kafka default.
+
+        ``broker_key`` is the broker-level synonym when it differs from the topic name
+        (``log.retention.ms`` for ``retention.ms``). A topic's describe-header ``Configs:`` are
+        used last, before ``default``: they are effective values but their source is unknown.
+        """
+        configs = self.configs
+        if topic is not None and key in configs.topics.get(topic, {}):
+            return configs.topics[topic][key]
+        bkey = broker_key or key
+        if broker is not None and bkey in configs.brokers.get(broker, {}):
+            return configs.brokers[broker][bkey]
+        if bkey in configs.cluster_default:
+            return configs.cluster_default[bkey]
+        if broker is not None and bkey in configs.broker_static.get(broker, {}):
+            return configs.broker_static[broker][bkey]
+        if topic is not None:
+            described = self.index.topics.get(topic)
+            if described is not None and key in described.described_configs:
+                return described.described_configs[key]
+        return default
+
+    def min_insync_replicas(self, topic: str, broker: int | None = None) -> int:
+        value = self.effective_config("min.insync.replicas", topic=topic, broker=broker)
+        return int(value) if value is not None else DEFAULT_MIN_INSYNC_REPLICAS
+
+    def unclean_leader_election(self, topic: str, broker: int | None = None) -> bool:
+        value = self.effective_config("unclean.leader.election.enable", topic=topic, broker=broker)
+        if value is None:
+            return DEFAULT_UNCLEAN_LEADER_ELECTION
+        return value.strip().lower() == "true"
+
+
+class SnapshotIndex:
+    """Plain dicts over a snapshot, built once. Read-only by convention: do not mutate."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.nodes: dict[int, Node] = {n.id: n for n in snapshot.nodes}
+        self.topics: dict[str, Topic] = {t.name: t for t in snapshot.topics}
+        self.partitions: dict[TopicPartition, Partition] = {}
+        by_broker: defaultdict[int, list[Partition]] = defaultdict(list)
+        led: defaultdict[int, list[Partition]] = defaultdict(list)
+        for t in snapshot.topics:
+            for p in t.partitions:
+                self.partitions[(p.topic, p.partition)] = p
+                for b in p.replicas:
+                    by_broker[b].append(p)
+                if p.leader is not None:
+                    led[p.leader].append(p)
+        self.partitions_by_broker: dict[int, tuple[Partition, ...]] = {
+            b: tuple(ps) for b, ps in by_broker.items()
+        }
+        self.leaders_by_broker: dict[int, tuple[Partition, ...]] = {
+            b: tuple(ps) for b, ps in led.items()
+        }
+        self.reassignments: dict[TopicPartition, Reassignment] = {
+            r.key: r for r in snapshot.reassignments
+        }
+        sizes: defaultdict[TopicPartition, dict[int, int]] = defaultdict(dict)
+        for d in snapshot.log_dirs:
+            for r in d.replicas:
+                if not r.is_future:
+                    sizes[(r.topic, r.partition)][d.broker] = r.size
+        self.replica_sizes: dict[TopicPartition, dict[int, int]] = dict(sizes)
+
+    @property
+    def broker_ids(self) -> tuple[int, ...]:
+        return tuple(sorted(i for i, n in self.nodes.items() if n.is_broker))
+
+    @property
+    def controller_ids(self) -> tuple[int, ...]:
+        return tuple(sorted(i for i, n in self.nodes.items() if n.is_controller))
+
+    def partitions_on(self, broker: int) -> tuple[Partition, ...]:
+        return self.partitions_by_broker.get(broker, ())
+
+    def partition_size(self, topic: str, partition: int) -> int | None:
+        """Largest known size of a partition's replicas, in bytes (None when unknown)."""
+        sizes = self.replica_sizes.get((topic, partition))
+        return max(sizes.values()) if sizes else None
+
+    def in_flight(self) -> Iterator[Reassignment]:
+        return (
+            r for r in self.reassignments.values() if r.state is ReassignmentState.IN_PROGRESS
+        )
+
+
+def _first_duplicate(keys: list[Any]) -> Any | None:
+    seen: set[Any] = set()
+    for k in keys:
+        if k in seen:
+            return k
+        seen.add(k)
+    return None
+
+
+def throttled_replicas(value: str | None) -> Mapping[int, frozenset[int]] | Literal["*"]:
+    """Parse ``leader/follower.replication.throttled.replicas``: ``"*"`` or partition -> brokers."""
+    if value is None or not value.strip():
+        return {}
+    if value.strip() == "*":
+        return "*"
+    out: defaultdict[int, set[int]] = defaultdict(set)
+    for item in value.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        partition, _, broker = item.partition(":")
+        out[int(partition)].add(int(broker))
+    return {p: frozenset(bs) for p, bs in out.items()}
