@@ -1,0 +1,44 @@
+"""Renderers of the one :class:`~linter.report.model.Report` model, and :func:`render`, which picks
+one by format name. Each format's module is imported only when asked for."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from linter.report.model import Report
+
+FORMATS: tuple[str, ...] = ("text", "json", "sarif", "github", "markdown", "html")
+
+# format -> (module, function); every function takes the report and returns the whole output.
+_RENDERERS: dict[str, tuple[str, str]] = {
+    "text": ("linter.report.text", "render_text"),
+    "json": ("linter.report.json", "render_json"),
+    "sarif": ("linter.report.sarif", "render_sarif"),
+    "github": ("linter.report.github", "render_github"),
+    "markdown": ("linter.report.markdown", "render_markdown"),
+    "html": ("linter.report.html", "render_html"),
+}
+
+
+class UnknownFormatError(ValueError):
+    """A format name no renderer answers to."""
+
+
+def renderer(fmt: str) -> Callable[..., str]:
+    try:
+        module_name, function = _RENDERERS[fmt]
+    except KeyError:
+        known = ", ".join(FORMATS)
+        raise UnknownFormatError(f"unknown output format {fmt!r} (known: {known})") from None
+    module = importlib.import_module(module_name)
+    func: Callable[..., str] = getattr(module, function)
+    return func
+
+
+def render(report: Report, fmt: str, *, color: bool = False) -> str:
+    """The whole output of ``report`` in format ``fmt``. ``color`` only affects ``text``."""
+    func = renderer(fmt)
+    kwargs: dict[str, Any] = {"color": color} if fmt == "text" else {}
+    return func(report, **kwargs)

@@ -1,0 +1,66 @@
+"""GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` line per finding,
+so findings show inline on the pull request's changed files.
+
+Escaping follows the runner's own rules (``actions/toolkit`` ``command.ts``): in the message,
+``%``, ``\\r`` and ``\\n``; in property values, also ``:`` and ``,``.
+"""
+
+from __future__ import annotations
+
+from linter.report.model import Report
+from rules.framework import Finding, Severity
+
+_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _where(f: Finding, report: Report) -> tuple[str | None, int | None, int | None]:
+    for loc in f.locations:
+        if loc.path:
+            return loc.path, loc.line, loc.column
+    plan = report.inputs.get("plan")
+    if plan:
+        return plan, f.line, None
+    return None, None, None
+
+
+def command(f: Finding, report: Report) -> str:
+    """The workflow command for one finding."""
+    path, line, column = _where(f, report)
+    props: list[tuple[str, str]] = []
+    if path:
+        props.append(("file", path))
+        if line is not None and line >= 1:
+            props.append(("line", str(line)))
+            if column is not None and column >= 1:
+                props.append(("col", str(column)))
+    title = f"{f.rule} {f.name}"
+    message = f.message
+    if f.remediation:
+        message += f"\nFix: {f.remediation}"
+    kind = _COMMAND[f.severity]
+    if f.acknowledged is not None:
+        kind = "notice"
+        title += " (acknowledged)"
+        message += f"\nAcknowledged: {f.acknowledged}"
+    props.append(("title", title))
+    rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props)
+    return f"::{kind} {rendered}::{escape_data(message)}"
+
+
+def render_github(report: Report) -> str:
+    lines = [command(f, report) for f in report.findings]
+    s = report.summary
+    verdict = f"verdict {report.verdict.value}, " if report.verdict is not None else ""
+    lines.append(
+        f"ksafe {report.kind}: {verdict}{s.errors} error(s), {s.warnings} warning(s), "
+        f"{s.infos} info, {s.acknowledged} acknowledged"
+    )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,105 @@
+"""A concise Markdown summary for a pull request comment: verdict, findings table, deployment plan.
+
+Cells are escaped for GitHub-flavoured Markdown tables: ``|`` would end the cell, a newline the
+row, and ``<``/``>`` would be read as HTML.
+"""
+
+from __future__ import annotations
+
+from linter.report.model import Report
+from rules.framework import Finding
+from rules.verdict import Verdict
+
+_VERDICT = {
+    Verdict.SAFE: "safe",
+    Verdict.SAFE_WITH_RESTORE: "safe with restore",
+    Verdict.UNSAFE: "unsafe",
+}
+
+
+def cell(text: str) -> str:
+    """One table cell: pipes, angle brackets and line breaks made harmless."""
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("|", "\\|")
+        .replace("\r\n", "\n")
+        .replace("\n", "<br>")
+    )
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else cell(text)
+
+
+def _where(f: Finding, report: Report) -> str:
+    for loc in f.locations:
+        if loc.path:
+            return _code(f"{loc.path}:{loc.line}" if loc.line else loc.path)
+    plan = report.inputs.get("plan")
+    if plan and f.line:
+        return _code(f"{plan}:{f.line}")
+    return ""
+
+
+def _table(findings: list[Finding], report: Report, acknowledged: bool) -> list[str]:
+    last = "Acknowledged because" if acknowledged else "Fix"
+    lines = [
+        f"| Severity | Rule | Finding | Where | {last} |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for f in findings:
+        tail = (f.acknowledged or "") if acknowledged else f.remediation
+        lines.append(
+            f"| {f.severity.value} | `{f.rule}` {f.name} | {cell(f.message)} "
+            f"| {_where(f, report)} | {cell(tail)} |"
+        )
+    return lines
+
+
+def _headline(report: Report) -> str:
+    """Icon from what counts (live findings), words from the verdict when there is one."""
+    s = report.summary
+    if s.errors or report.verdict == Verdict.UNSAFE:
+        icon = "❌"
+    elif s.warnings or report.verdict == Verdict.SAFE_WITH_RESTORE:
+        icon = "⚠️"
+    else:
+        icon = "✅"
+    if report.verdict is not None:
+        state = _VERDICT[report.verdict]
+    else:
+        state = "failed" if s.errors else "passed"
+    return f"### {icon} ksafe {report.kind}: {state}"
+
+
+def render_markdown(report: Report) -> str:
+    s = report.summary
+    out = [_headline(report), ""]
+    if report.inputs:
+        out.append(" · ".join(f"{k}: {_code(v)}" for k, v in sorted(report.inputs.items())))
+        out.append("")
+    out.append(
+        f"**{s.errors}** error(s), **{s.warnings}** warning(s), **{s.infos}** info, "
+        f"{s.acknowledged} acknowledged"
+    )
+    out.append("")
+    live = [f for f in report.findings if f.acknowledged is None]
+    acked = [f for f in report.findings if f.acknowledged is not None]
+    if live:
+        out += [*_table(live, report, acknowledged=False), ""]
+    elif not acked:
+        out += ["No findings.", ""]
+    if report.plan is not None:
+        out.append(f"#### Deployment plan: {report.plan.strategy.value}")
+        out.append("")
+        out.append(cell(report.plan.why))
+        if report.plan.steps:
+            out.append("")
+            out += [f"{i}. {cell(step)}" for i, step in enumerate(report.plan.steps, 1)]
+        out.append("")
+    if acked:
+        out += [f"<details><summary>Acknowledged ({len(acked)})</summary>", ""]
+        out += [*_table(acked, report, acknowledged=True), "", "</details>", ""]
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,139 @@
+"""SARIF 2.1.0: one run, every rule of the catalogue, one result per finding.
+
+Code scanning services (GitHub's among them) read this to show findings inline on a pull
+request. Acknowledged findings are kept as results with an external suppression carrying the
+reason, which is how SARIF says "known and accepted".
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import metadata
+from pathlib import PurePath
+from typing import Any
+from urllib.parse import quote
+
+from linter.report.model import Report
+from rules.catalogue import ALL_RULES
+from rules.framework import Finding, Rule, Severity
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+FINGERPRINT_KEY = "ksafe/v1"
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _version() -> str:
+    try:
+        return metadata.version("ksafe")
+    except metadata.PackageNotFoundError:
+        return "0.0.0"
+
+
+def _uri(path: str) -> str:
+    """A relative URI reference for a path as given (SARIF wants ``/`` and percent-encoding)."""
+    posix = PurePath(path).as_posix()
+    if posix.startswith("./"):
+        posix = posix[2:]
+    if PurePath(path).is_absolute():
+        return "file://" + quote(posix)
+    return quote(posix)
+
+
+def _rule_descriptor(r: Rule) -> dict[str, Any]:
+    doc = r.doc or r.name
+    summary = r.summary or r.name
+    full = doc.split("\n\n", 1)[1].strip() if "\n\n" in doc else summary
+    return {
+        "id": r.id,
+        "name": r.name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": full},
+        "help": {"text": doc, "markdown": doc},
+        "defaultConfiguration": {"level": _LEVEL[r.severity]},
+        "properties": {"impact": r.impact.value, "subject": r.subject, "tags": [r.impact.value]},
+    }
+
+
+def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for loc in f.locations:
+        if not loc.path:
+            continue
+        physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(loc.path)}}
+        if loc.line is not None and loc.line >= 1:
+            region: dict[str, Any] = {"startLine": loc.line}
+            if loc.column is not None and loc.column >= 1:
+                region["startColumn"] = loc.column
+            physical["region"] = region
+        entry: dict[str, Any] = {"physicalLocation": physical}
+        if loc.side:
+            entry["message"] = {"text": loc.side}
+        out.append(entry)
+    if out:
+        return out
+    # Cluster findings point at a plan line; anything else at least at the file that was read.
+    fallback = report.inputs.get("plan") or report.inputs.get("after") or next(
+        iter(report.inputs.values()), None
+    )
+    if not fallback:
+        return []
+    physical = {"artifactLocation": {"uri": _uri(fallback)}}
+    if f.line is not None and f.line >= 1:
+        physical["region"] = {"startLine": f.line}
+    return [{"physicalLocation": physical}]
+
+
+def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]:
+    text = f.message if not f.remediation else f"{f.message}\nFix: {f.remediation}"
+    result: dict[str, Any] = {
+        "ruleId": f.rule,
+        "level": _LEVEL[f.severity],
+        "message": {"text": text},
+        "locations": _locations(f, report),
+        "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
+        "properties": {
+            "name": f.name,
+            "severity": f.severity.value,
+            "impact": f.impact.value,
+            "resources": [{"kind": r.kind, "name": r.name} for r in f.resources],
+        },
+    }
+    if f.rule in index:
+        result["ruleIndex"] = index[f.rule]
+    if f.step is not None:
+        result["properties"]["step"] = f.step
+    if f.steps:
+        result["properties"]["steps"] = list(f.steps)
+    if f.acknowledged is not None:
+        result["suppressions"] = [
+            {"kind": "external", "status": "accepted", "justification": f.acknowledged}
+        ]
+    return result
+
+
+def to_sarif(report: Report) -> dict[str, Any]:
+    """The SARIF log as a JSON-ready dict."""
+    rules = [_rule_descriptor(r) for r in ALL_RULES]
+    index = {r.id: i for i, r in enumerate(ALL_RULES)}
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "ksafe",
+                "version": _version(),
+                "rules": rules,
+            }
+        },
+        "results": [_result(f, index, report) for f in report.findings],
+        "columnKind": "unicodeCodePoints",
+        "properties": {"kind": report.kind, "inputs": dict(sorted(report.inputs.items()))},
+    }
+    if report.verdict is not None:
+        run["properties"]["verdict"] = report.verdict.value
+    if report.plan is not None:
+        run["properties"]["deploymentPlan"] = report.plan.model_dump(mode="json")
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render_sarif(report: Report) -> str:
+    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
