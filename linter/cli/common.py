@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 
 from cluster_engine.errors import ClusterInputError
+from linter.api import Settings
+from linter.config import Config, ConfigError, load_config
+from linter.report import FORMATS, render
+from linter.report.model import Report
 from linter.topology.parse import TopologyParseError
 from rules.framework import Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Errors a user can cause with their input: printed as one line (``path:line:col: ...``), exit 2.
-USER_ERRORS: tuple[type[Exception], ...] = (TopologyParseError, ClusterInputError, OSError)
+USER_ERRORS: tuple[type[Exception], ...] = (
+    TopologyParseError,
+    ClusterInputError,
+    ConfigError,
+    OSError,
+)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -60,3 +70,63 @@ def write_output(text: str, output: Path | None) -> None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
     else:
         output.write_text(text, encoding="utf-8")
+
+
+def output_options(func: F) -> F:
+    """``--format`` and ``--output``, shared by lint, diff, cluster check and baseline."""
+    func = click.option(
+        "--output",
+        "-o",
+        type=click.Path(path_type=Path, dir_okay=False),
+        default=None,
+        help="Write the report to this file instead of standard output.",
+    )(func)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(FORMATS)),
+        default="text",
+        show_default=True,
+        help="Report format: text for terminals, json, sarif for code scanning, github for "
+        "workflow annotations, markdown for a pull request comment, html.",
+    )(func)
+
+
+def config_option(func: F) -> F:
+    """``--config FILE``: use this file instead of the nearest ksafe.toml/pyproject.toml."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(path_type=Path, dir_okay=False, exists=True),
+        default=None,
+        help="Configuration file (default: the nearest ksafe.toml, or pyproject.toml with "
+        "[tool.ksafe], walking up from the current directory).",
+    )(func)
+
+
+def load(config_path: Path | None) -> Config:
+    """The configuration a command runs with (``--config``, else discovered, else defaults)."""
+    return load_config(config_path)
+
+
+def effective_fail_on(flag: str | None, settings: Settings) -> Severity | None:
+    """``--fail-on`` when given, else the config's ``fail-on`` (default error)."""
+    if flag is None:
+        return settings.fail_on
+    return None if flag == "never" else Severity(flag)
+
+
+def should_color(stream: IO[str] | None = None) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = stream or sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def emit(report: Report, fmt: str, output: Path | None, fail_on: Severity | None) -> int:
+    """Render and write ``report``; return the exit code (0 or 1) for ``fail_on``."""
+    color = output is None and fmt == "text" and should_color()
+    write_output(render(report, fmt, color=color), output)
+    return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK

@@ -1,0 +1,380 @@
+"""User configuration: ``[tool.ksafe]`` in ``pyproject.toml``, or a ``ksafe.toml``.
+
+Found by walking up from the current directory (``--config`` names a file instead). Relative
+paths and globs in it are relative to the file's directory. Unknown keys, unknown rules and bad
+values are :class:`ConfigError` s that say ``path:line``: ``tomllib`` keeps no positions, so
+:func:`locate` finds a key's line with a small scan of the text.
+
+Reference (``ksafe.toml`` spells the same keys at top level)::
+
+    [tool.ksafe]
+    select = ["KS201", "store-removed"]     # rule ids or names; default: all
+    ignore = ["generated-processor-name"]
+    fail-on = "warning"                     # error (default) | warning | info | never
+    application-id = "orders"               # default for topology checks
+    snapshot = "cluster/prod-snapshot.json" # default for cluster checks
+
+    [tool.ksafe.severity]                   # per-rule severity overrides
+    generated-processor-name = "info"
+
+    [[tool.ksafe.paths]]                    # settings for files matching a glob (later wins)
+    path = "topology/orders-*.txt"
+    application-id = "orders"
+    properties = "config/orders.properties" # Streams config before and after...
+    properties-before = "..."               # ...or each side on its own
+    properties-after = "..."
+    snapshot = "cluster/prod-snapshot.json" # for plans matching the glob
+
+    [[tool.ksafe.acknowledgements]]
+    fingerprint = "9c1d0e6f2a3b4c5d"        # or: rule = "store-renamed" (+ resource = "counts")
+    path = "topology/orders-app.txt"        # optional glob scoping the entry
+    reason = "state rebuilt from the changelog during the 2026-05 migration"
+    expires = 2026-09-30                    # optional
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from linter.api import Acknowledgement, Settings
+from rules.catalogue import ALL_RULES
+from rules.framework import Rule, Severity, find_rule
+
+CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
+FAIL_ON = ("error", "warning", "info", "never")
+
+_TOP_KEYS = {
+    "select", "ignore", "fail-on", "severity", "application-id", "snapshot", "paths",
+    "acknowledgements",
+}
+_PATH_KEYS = {
+    "path", "application-id", "properties", "properties-before", "properties-after", "snapshot",
+}
+_ACK_KEYS = {"fingerprint", "rule", "resource", "path", "reason", "expires"}
+
+
+class ConfigError(Exception):
+    """A configuration mistake, located: ``path:line: message``."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class PathSettings:
+    """What ``[[paths]]`` entries matching one file say (absolute paths; None: not set)."""
+
+    application_id: str | None = None
+    properties_before: str | None = None
+    properties_after: str | None = None
+    snapshot: str | None = None
+
+
+@dataclass(frozen=True)
+class _PathEntry:
+    pattern: str  # absolute glob
+    values: PathSettings
+    fields_set: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Config:
+    """A loaded configuration. ``path`` is None when no file was found (defaults)."""
+
+    settings: Settings = field(default_factory=Settings)
+    path: Path | None = None
+    root: Path = field(default_factory=Path.cwd)
+    snapshot: str | None = None
+    entries: tuple[_PathEntry, ...] = ()
+
+    def for_path(self, path: str | os.PathLike[str]) -> PathSettings:
+        """Merge the ``[[paths]]`` entries whose glob matches ``path`` (later entries win)."""
+        target = os.path.abspath(path)
+        merged: dict[str, Any] = {
+            "application_id": self.settings.application_id,
+            "snapshot": self.snapshot,
+        }
+        for entry in self.entries:
+            if target == entry.pattern or fnmatchcase(target, entry.pattern):
+                for name in entry.fields_set:
+                    merged[name] = getattr(entry.values, name)
+        return PathSettings(**merged)
+
+    def settings_for(self, path: str | os.PathLike[str]) -> Settings:
+        """The run settings for one input file (its application id applied)."""
+        return replace(self.settings, application_id=self.for_path(path).application_id)
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The nearest ``ksafe.toml``, or ``pyproject.toml`` with a ``[tool.ksafe]`` table, walking
+    up from ``start`` (default: the current directory)."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "ksafe.toml"
+        if candidate.is_file():
+            return candidate
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_ksafe_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_ksafe_table(pyproject: Path) -> bool:
+    text = pyproject.read_text(encoding="utf-8")
+    if "tool.ksafe" not in text and "ksafe" not in text:
+        return False
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
+
+
+def load_config(path: Path | None = None, *, start: Path | None = None) -> Config:
+    """Load ``path`` (``--config``), or the file :func:`find_config` finds, or the defaults."""
+    found = path if path is not None else find_config(start)
+    if found is None:
+        return Config(root=(start or Path.cwd()).resolve())
+    text = found.read_text(encoding="utf-8")
+    return parse_config(text, found)
+
+
+def parse_config(text: str, path: Path) -> Config:
+    """Parse a config file's text; ``pyproject.toml`` files are read under ``[tool.ksafe]``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        line = _toml_error_line(str(error), text)
+        raise ConfigError(path, line, f"invalid TOML: {error}") from None
+    prefix: tuple[str, ...] = ()
+    if path.name == "pyproject.toml":
+        prefix = ("tool", "ksafe")
+        table = data.get("tool", {}).get("ksafe", {})
+    else:
+        table = data
+    return _Reader(text, path, prefix).read(table)
+
+
+def _toml_error_line(message: str, text: str) -> int | None:
+    match = re.search(r"at line (\d+)", message)
+    if match:
+        return int(match.group(1))
+    return max(1, len(text.splitlines())) if "end of document" in message else None
+
+
+class _Reader:
+    def __init__(self, text: str, path: Path, prefix: tuple[str, ...]) -> None:
+        self.text = text
+        self.path = path
+        self.prefix = prefix
+        self.root = path.resolve().parent
+
+    def error(self, keys: Iterable[str | int], message: str) -> ConfigError:
+        return ConfigError(self.path, locate(self.text, (*self.prefix, *keys)), message)
+
+    def where(self, keys: Iterable[str | int]) -> str:
+        return f"{self.path}:{locate(self.text, (*self.prefix, *keys)) or 1}"
+
+    def table_name(self, keys: Iterable[str | int]) -> str:
+        names = [str(k) for k in (*self.prefix, *keys) if not isinstance(k, int)]
+        return f"[{'.'.join(names)}]" if names else "the top level"
+
+    def check_keys(self, table: Mapping[str, Any], allowed: set[str], at: tuple[Any, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                known = ", ".join(sorted(allowed))
+                raise self.error(
+                    (*at, key), f"unknown key {key!r} in {self.table_name(at)} (known: {known})"
+                )
+
+    def string(self, value: Any, keys: tuple[Any, ...]) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.error(keys, f"{keys[-1]} must be a non-empty string")
+        return value
+
+    def rule(self, ref: Any, keys: tuple[Any, ...]) -> Rule:
+        found = find_rule(ALL_RULES, ref) if isinstance(ref, str) else None
+        if found is None:
+            raise self.error(keys, f"unknown rule {ref!r} in {keys[-1]} (see `ksafe rules`)")
+        return found
+
+    def rule_ids(self, value: Any, keys: tuple[Any, ...]) -> frozenset[str]:
+        if not isinstance(value, list):
+            raise self.error(keys, f"{keys[-1]} must be a list of rule ids or names")
+        return frozenset(self.rule(ref, keys).id for ref in value)
+
+    def resolve(self, value: str) -> str:
+        return os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
+
+    def read(self, table: Mapping[str, Any]) -> Config:
+        self.check_keys(table, _TOP_KEYS, ())
+        settings = Settings(
+            select=self.rule_ids(table.get("select", []), ("select",)),
+            ignore=self.rule_ids(table.get("ignore", []), ("ignore",)),
+            severities=self.severities(table.get("severity", {})),
+            acknowledgements=self.acknowledgements(table.get("acknowledgements", [])),
+            fail_on=self.fail_on(table.get("fail-on", "error")),
+            application_id=(
+                self.string(table["application-id"], ("application-id",))
+                if "application-id" in table
+                else None
+            ),
+        )
+        snapshot = table.get("snapshot")
+        return Config(
+            settings=settings,
+            path=self.path,
+            root=self.root,
+            snapshot=self.resolve(self.string(snapshot, ("snapshot",))) if snapshot else None,
+            entries=self.path_entries(table.get("paths", [])),
+        )
+
+    def fail_on(self, value: Any) -> Severity | None:
+        if value not in FAIL_ON:
+            raise self.error(("fail-on",), f"fail-on must be one of {', '.join(FAIL_ON)}")
+        return None if value == "never" else Severity(value)
+
+    def severities(self, value: Any) -> dict[str, Severity]:
+        if not isinstance(value, dict):
+            raise self.error(("severity",), "severity must be a table of rule = severity")
+        out: dict[str, Severity] = {}
+        for ref, level in value.items():
+            r = self.rule(ref, ("severity", ref))
+            if level not in ("error", "warning", "info"):
+                raise self.error(
+                    ("severity", ref), f"severity of {ref} must be error, warning or info"
+                )
+            out[r.id] = Severity(level)
+        return out
+
+    def path_entries(self, value: Any) -> tuple[_PathEntry, ...]:
+        if not isinstance(value, list):
+            raise self.error(("paths",), "paths must be an array of tables ([[paths]])")
+        entries = []
+        for i, entry in enumerate(value):
+            at = ("paths", i)
+            if not isinstance(entry, dict):
+                raise self.error(at, "each paths entry must be a table")
+            self.check_keys(entry, _PATH_KEYS, at)
+            if "path" not in entry:
+                raise self.error(at, "a paths entry needs a path (a glob)")
+            values: dict[str, str] = {}
+            for key in sorted(entry):
+                text = self.string(entry[key], (*at, key))
+                if key == "application-id":
+                    values["application_id"] = text
+                elif key == "properties":
+                    values.setdefault("properties_before", self.resolve(text))
+                    values.setdefault("properties_after", self.resolve(text))
+                elif key != "path":
+                    values[key.replace("-", "_")] = self.resolve(text)
+            entries.append(
+                _PathEntry(
+                    pattern=self.resolve(self.string(entry["path"], (*at, "path"))),
+                    values=PathSettings(**values),
+                    fields_set=frozenset(values),
+                )
+            )
+        return tuple(entries)
+
+    def acknowledgements(self, value: Any) -> tuple[Acknowledgement, ...]:
+        if not isinstance(value, list):
+            raise self.error(("acknowledgements",), "acknowledgements must be an array of tables")
+        out = []
+        for i, entry in enumerate(value):
+            at = ("acknowledgements", i)
+            if not isinstance(entry, dict):
+                raise self.error(at, "each acknowledgement must be a table")
+            self.check_keys(entry, _ACK_KEYS, at)
+            if "reason" not in entry:
+                raise self.error(at, "an acknowledgement needs a reason")
+            if "fingerprint" not in entry and "rule" not in entry:
+                raise self.error(at, "an acknowledgement names a fingerprint or a rule")
+            rule_ref = entry.get("rule")
+            out.append(
+                Acknowledgement(
+                    reason=self.string(entry["reason"], (*at, "reason")),
+                    fingerprint=(
+                        self.string(entry["fingerprint"], (*at, "fingerprint"))
+                        if "fingerprint" in entry
+                        else None
+                    ),
+                    rule=self.rule(rule_ref, (*at, "rule")).id if rule_ref is not None else None,
+                    resource=(
+                        self.string(entry["resource"], (*at, "resource"))
+                        if "resource" in entry
+                        else None
+                    ),
+                    path=(
+                        self.resolve(self.string(entry["path"], (*at, "path")))
+                        if "path" in entry
+                        else None
+                    ),
+                    expires=self.expiry(entry.get("expires"), (*at, "expires")),
+                    where=self.where(at),
+                )
+            )
+        return tuple(out)
+
+    def expiry(self, value: Any, keys: tuple[Any, ...]) -> date | None:
+        if value is None:
+            return None
+        if isinstance(value, date) and not hasattr(value, "hour"):
+            return value
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise self.error(keys, "expires must be a date (2026-12-31)")
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_NAME = r"""(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)"""
+_KEY = re.compile(rf"^\s*({_NAME}(?:\s*\.\s*{_NAME})*)\s*=")
+_PART = re.compile(rf"\s*({_NAME})\s*(?:\.|$)")
+
+
+def _parts(dotted: str) -> tuple[str, ...]:
+    return tuple(p.strip("\"'") for p in _PART.findall(dotted))
+
+
+def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
+    """The 1-based line where the TOML key path ``keys`` is defined (ints index arrays of
+    tables), or the nearest enclosing table's header line; None when not found."""
+    counts: dict[tuple[str, ...], int] = {}
+    current: tuple[str | int, ...] = ()
+    best: tuple[int, int] | None = None  # (matched length, line)
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header and not line.lstrip().startswith("#"):
+            names = _parts(header.group(2))
+            if header.group(1) == "[[":
+                index = counts.get(names, -1) + 1
+                counts[names] = index
+                current = (*names, index)
+            else:
+                current = names
+            full: tuple[str | int, ...] = current
+        else:
+            key = _KEY.match(line)
+            if not key:
+                continue
+            full = (*current, *_parts(key.group(1)))
+        if full == keys[: len(full)] and (best is None or len(full) > best[0]):
+            best = (len(full), number)
+            if len(full) == len(keys):
+                return number
+    return best[1] if best else None
