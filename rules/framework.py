@@ -51,6 +51,7 @@ Subject: TypeAlias = Literal[
     "cluster",
     "topology-file",  # a whole file between two git revisions (rules.workflow)
     "acknowledgements",  # the config's acknowledgements after a run (rules.workflow)
+    "fleet",  # the whole fleet's topic graph, or a slice of it (rules.fleet)
 ]
 
 
