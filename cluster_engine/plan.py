@@ -251,14 +251,20 @@ class DecommissionBroker(_Step):
 
 
 class AddController(_Step):
+    """``kafka-metadata-quorum.sh add-controller``. ``wait``: until the new voter set commits."""
+
     action: Literal["add-controller"] = "add-controller"
     id: int = Field(ge=0)
     version: Annotated[str, BeforeValidator(_as_text)] | None = None
+    wait: bool = True
 
 
 class RemoveController(_Step):
+    """``kafka-metadata-quorum.sh remove-controller``. ``wait``: until the change commits."""
+
     action: Literal["remove-controller"] = "remove-controller"
     id: int = Field(ge=0)
+    wait: bool = True
 
 
 class ElectLeaders(_Step):
@@ -271,11 +277,15 @@ class ElectLeaders(_Step):
 
 
 class CreateTopic(_Step):
+    """``kafka-topics.sh --create``; ``during-restart``: while the previous restart step runs
+    (an application creating its topics in the middle of a roll)."""
+
     action: Literal["create-topic"] = "create-topic"
     topic: str = Field(min_length=1)
     partitions: PositiveInt = 1
     replication_factor: PositiveInt | None = None  # None: default.replication.factor
     configs: dict[str, ConfigValue] = {}
+    during_restart: bool = False
 
 
 class AddPartitions(_Step):
@@ -377,9 +387,7 @@ def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) ->
     if not isinstance(steps_node, yaml.SequenceNode):
         where = steps_node if steps_node is not None else root
         raise ClusterInputError(path, _line(where), "expected a list of steps")
-    steps = tuple(
-        _step(item, i, path, base_dir) for i, item in enumerate(steps_node.value)
-    )
+    steps = tuple(_step(item, i, path, base_dir) for i, item in enumerate(steps_node.value))
     return Plan(path=path, description=description, steps=steps)
 
 
