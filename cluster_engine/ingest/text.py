@@ -1,0 +1,139 @@
+"""Line handling shared by every reader: what a real capture carries besides the tool's output.
+
+Captures are messy: a ``$ command`` line (or a ``[user@host dir]# command`` prompt) before the
+output, ``#`` provenance or comment lines, log lines the admin client wrote to stderr, blank
+lines, trailing spaces, a ``...`` where a document elided lines, and whole blocks indented
+when copied from documentation. Those lines are recognised here and dropped, each for a stated
+reason; every other line must be read by a reader, or it is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cluster_engine.errors import ClusterInputError
+
+_PROMPT = re.compile(r"^(?:\$|\[[^\]]*\][$#]|[\w.@:~/-]*[$#])\s+\S")
+_LOG = re.compile(
+    r"^\[\d{4}-\d\d-\d\d[ T][\d:.,]+\]\s+(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\b"
+    r"|^(?:SLF4J|log4j):"
+)
+_ELISION = re.compile(r"^(?:\.\.\.|…)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line that carries tool output. ``after_break``: a command or comment came just before."""
+
+    number: int
+    text: str
+    after_break: bool = False
+    command: str | None = None
+
+    @property
+    def stripped(self) -> str:
+        return self.text.strip()
+
+
+def prepare(text: str) -> list[Line]:
+    """The output lines of a capture, numbered as in the file, trailing whitespace removed."""
+    out: list[Line] = []
+    pending_break = False
+    command: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        body = line.strip()
+        if not body:
+            continue
+        if body.startswith("#") or _ELISION.match(body):
+            pending_break = True
+            continue
+        if _PROMPT.match(body):
+            pending_break, command = True, body
+            continue
+        if _LOG.match(body):
+            continue
+        out.append(Line(number, line, pending_break, command if pending_break else None))
+        pending_break, command = False, None
+    return out
+
+
+def block_end(lines: Sequence[Line], start: int) -> int:
+    """Index of the first line after ``start`` that follows a command or comment."""
+    end = start + 1
+    while end < len(lines) and not lines[end].after_break:
+        end += 1
+    return end
+
+
+def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:
+    """A JSON value starting at ``lines[start]``, on one line or pretty-printed over several."""
+    depth, in_string, escaped = 0, False, False
+    parts: list[str] = []
+    i = start
+    while i < len(lines):
+        if i > start and lines[i].after_break:
+            break
+        text = lines[i].stripped
+        parts.append(text)
+        for ch in text:
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "{[":
+                depth += 1
+            elif ch in "}]":
+                depth -= 1
+        i += 1
+        if depth <= 0:
+            break
+    try:
+        return json.loads("".join(parts)), i
+    except json.JSONDecodeError as error:
+        raise ClusterInputError(
+            path, lines[start].number, f"expected a JSON document: {error.msg}"
+        ) from error
+
+
+def int_list(path: str, line: Line, text: str, what: str) -> tuple[int, ...]:
+    """A comma-separated list of broker ids (may be empty)."""
+    text = text.strip()
+    if not text:
+        return ()
+    try:
+        return tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise ClusterInputError(
+            path, line.number, f"{what}: expected comma-separated broker ids, got {text!r}"
+        ) from None
+
+
+def to_int(path: str, line: Line, text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ClusterInputError(
+            path, line.number, f"{what}: expected an integer, got {text.strip()!r}"
+        ) from None
+
+
+def topic_partition(path: str, line: Line, text: str) -> tuple[str, int]:
+    """``my.topic-3`` -> (``my.topic``, 3); topic names may themselves contain ``-``."""
+    topic, sep, partition = text.rpartition("-")
+    if not sep or not topic or not partition.isdigit():
+        raise ClusterInputError(path, line.number, f"expected <topic>-<partition>, got {text!r}")
+    return topic, int(partition)
+
+
+def fail(path: str, line: Line, message: str) -> ClusterInputError:
+    return ClusterInputError(path, line.number, message)
