@@ -1,0 +1,405 @@
+"""A topology as a drawable scene: sub-topology boxes, nodes, stores and topics with coordinates,
+plus the diff marks (added, removed, renamed, moved, changed) of one side of an upgrade.
+
+Two levels of :func:`~linter.report.layout.layered_layout`: inside each sub-topology (its nodes and
+stores), then the sub-topology boxes and the topics between them (a repartition topic sits between
+the box that writes it and the box that reads it). Kafka prints sets in hash order and Python
+iterates frozensets in hash order too, so everything is sorted before it is laid out.
+
+Every name here is untrusted text; the scene only carries it as data, the template escapes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from linter.report.layout import Placed, layered_layout, path_d
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology
+
+CHAR_W = 6.6  # width of one character at the diagram's 11px monospace font
+LINE_H = 14.0
+PAD_X = 10.0
+NODE_H = 26.0
+BOX_PAD = 14.0
+BOX_HEAD = 28.0
+BOX_COLLAPSED = 46.0  # height of a collapsed box: its label and a one-line summary
+LABEL_MAX = 44
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """How one element of one side relates to the other side of a diff."""
+
+    status: str  # added | removed | renamed | moved | changed
+    other: str | None = None  # the counterpart's name, for renamed elements
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """Diff marks of one side, by element name (sub-topologies by id)."""
+
+    nodes: Mapping[str, Mark] = field(default_factory=dict)
+    stores: Mapping[str, Mark] = field(default_factory=dict)
+    topics: Mapping[str, Mark] = field(default_factory=dict)
+    subtopologies: Mapping[int, Mark] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.nodes or self.stores or self.topics or self.subtopologies)
+
+
+@dataclass(frozen=True, slots=True)
+class SceneNode:
+    id: str
+    kind: str  # source | processor | sink | store | topic
+    name: str
+    label: str
+    x: float
+    y: float
+    w: float
+    h: float
+    box: str | None  # the sub-topology box it is drawn in (topics: None)
+    status: str = ""
+    other: str | None = None
+    note: str = ""
+    internal: str = ""  # repartition | internal (FK-join topics) | "" ; stores: changelog name
+    details: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SceneBox:
+    id: str
+    label: str
+    x: float
+    y: float
+    w: float
+    h: float
+    status: str
+    nodes: int
+    stores: int
+    collapsed: bool
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SceneEdge:
+    id: str
+    kind: str  # flow | store | read | write
+    d: str
+    d_collapsed: str  # edges into/out of a box: the path while it is collapsed; "" = inner edge
+    box: str  # inner edges hide with their box, the others re-route to its header
+    status: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagram:
+    side: str  # before | after | topology
+    width: float
+    height: float
+    boxes: tuple[SceneBox, ...]
+    nodes: tuple[SceneNode, ...]
+    edges: tuple[SceneEdge, ...]
+
+
+def text_width(text: str) -> float:
+    return len(text) * CHAR_W
+
+
+def short(name: str, limit: int = LABEL_MAX) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def topic_role(name: str) -> str:
+    if name.endswith("-repartition"):
+        return "repartition"
+    if name.endswith("-topic") and ("SUBSCRIPTION" in name or "subscription-" in name):
+        return "internal"
+    return ""
+
+
+def changelog_of(store: str, application_id: str | None) -> str:
+    return f"{application_id or '<application.id>'}-{store}-changelog"
+
+
+def _node_sort_key(node: Node) -> tuple[int, str]:
+    return ({"source": 0, "processor": 1, "sink": 2}[node.kind], node.name)
+
+
+def _rules_by_resource(findings: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str], set[str]]:
+    """(resource kind, name, rule id) triples -> rule ids per (drawn kind, name)."""
+    out: dict[tuple[str, str], set[str]] = {}
+    aliases = {
+        "store": "store",
+        "node": "node",
+        "processor": "node",
+        "source": "node",
+        "sink": "node",
+        "topic": "topic",
+        "repartition-topic": "topic",
+        "source-topic": "topic",
+        "sink-topic": "topic",
+        "changelog-topic": "changelog",
+        "subtopology": "subtopology",
+    }
+    for kind, name, rule_id in findings:
+        drawn = aliases.get(kind)
+        if drawn is not None:
+            out.setdefault((drawn, name), set()).add(rule_id)
+    return out
+
+
+def build_diagram(
+    description: Description,
+    *,
+    side: str = "topology",
+    marks: Marks | None = None,
+    application_id: str | None = None,
+    finding_resources: Iterable[tuple[str, str, str]] = (),
+    collapse_over: int = 150,
+) -> Diagram:
+    """Lay ``description`` out. Boxes start collapsed when the topology has more than
+    ``collapse_over`` nodes and the box carries no diff mark and no finding."""
+    marks = marks or Marks()
+    by_resource = _rules_by_resource(finding_resources)
+    many = sum(1 for _ in description.nodes()) > collapse_over
+    prefix = {"before": "b", "after": "a"}.get(side, "t")
+
+    boxes: list[tuple[str, str, Subtopology, _Inner]] = []
+    for t_index, topology in enumerate(description.topologies):
+        for sub in sorted(topology.subtopologies, key=lambda s: s.id):
+            box_id = f"{prefix}s{t_index}_{sub.id}"
+            head = f"Sub-topology {sub.id}" + (" (global store)" if sub.is_global else "")
+            if topology.name is not None:
+                head = f"{topology.name} / {head}"
+            boxes.append((box_id, head, sub, _layout_inner(sub, marks, application_id, box_id)))
+
+    topics = sorted(
+        {t for _, _, sub, _ in boxes for t in sub.source_topics | sub.sink_topics}
+        | {f"pattern: {n.pattern}" for _, _, sub, _ in boxes for n in sub.nodes
+           if isinstance(n, Source) and n.pattern is not None}
+    )
+    topic_ids = {t: f"{prefix}t{i}" for i, t in enumerate(topics)}
+    outer_edges: list[tuple[str, str]] = []
+    for box_id, _, sub, _ in boxes:
+        for t in sorted(_reads(sub)):
+            outer_edges.append((topic_ids[t], box_id))
+        for t in sorted(sub.sink_topics):
+            outer_edges.append((box_id, topic_ids[t]))
+    sizes: dict[str, tuple[float, float]] = {
+        box_id: (inner.width + 2 * BOX_PAD, inner.height + BOX_HEAD + BOX_PAD)
+        for box_id, _, _, inner in boxes
+    }
+    for t, tid in topic_ids.items():
+        extra = LINE_H if (mark := topics_mark(marks, t)) is not None and mark.other else 0.0
+        sizes[tid] = (text_width(short(t)) + 2 * PAD_X + 8, NODE_H + extra)
+    order = [b[0] for b in boxes] + list(topic_ids.values())
+    outer = layered_layout(order, sizes, outer_edges, gap_x=40.0, gap_y=56.0)
+
+    scene_boxes: list[SceneBox] = []
+    scene_nodes: list[SceneNode] = []
+    scene_edges: list[SceneEdge] = []
+    anchor: dict[str, Placed] = {}  # absolute rectangles of inner nodes, by name within its box
+    for box_id, head, sub, inner in boxes:
+        at = outer.nodes[box_id]
+        ox, oy = at.x + BOX_PAD, at.y + BOX_HEAD
+        box_mark = marks.subtopologies.get(sub.id)
+        box_rules = tuple(sorted(by_resource.get(("subtopology", str(sub.id)), ())))
+        changed = box_mark is not None or box_rules or any(n.status or n.rules for n in inner.nodes)
+        stores = sum(1 for n in inner.nodes if n.kind == "store")
+        scene_boxes.append(SceneBox(
+            id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
+            status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
+            stores=stores, collapsed=many and not changed, rules=box_rules,
+        ))
+        for n in inner.nodes:
+            rules = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
+            if n.kind == "store":
+                rules |= by_resource.get(("changelog", n.internal), set())
+            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=tuple(sorted(rules)))
+            scene_nodes.append(placed)
+            anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
+                placed.x, placed.y, placed.w, placed.h)
+        for e in inner.edges:
+            d = _shift(e.points, ox, oy)
+            scene_edges.append(SceneEdge(e.id, e.kind, d, "", box_id, e.status))
+
+    for t, tid in topic_ids.items():
+        p = outer.nodes[tid]
+        mark = topics_mark(marks, t)
+        role = "pattern" if t.startswith("pattern: ") else topic_role(t)
+        scene_nodes.append(SceneNode(
+            id=tid, kind="topic", name=t, label=short(t), x=p.x, y=p.y, w=p.w, h=p.h, box=None,
+            status=mark.status if mark else "", other=mark.other if mark else None,
+            note=mark.note if mark else "", internal=role,
+            rules=tuple(sorted(by_resource.get(("topic", t), ()))),
+        ))
+
+    box_at = {b.id: b for b in scene_boxes}
+    for box_id, _, sub, _ in boxes:
+        b = box_at[box_id]
+        head_top = (b.x + b.w / 2, b.y)
+        for node in sorted(sub.nodes, key=_node_sort_key):
+            node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
+            if isinstance(node, Source):
+                for t in sorted(_source_topics(node)):
+                    tp = outer.nodes[topic_ids[t]]
+                    scene_edges.append(SceneEdge(
+                        f"{box_id}r{len(scene_edges)}", "read",
+                        _curve(tp, (node_at.cx, node_at.y)), _curve(tp, head_top), box_id,
+                        _edge_status(marks, t, node.name)))
+            elif isinstance(node, Sink) and node.topic is not None:
+                tp = outer.nodes[topic_ids[node.topic]]
+                scene_edges.append(SceneEdge(
+                    f"{box_id}w{len(scene_edges)}", "write",
+                    _curve_to(node_at, tp),
+                    _curve_to(Placed(b.x + b.w / 2, b.y, 0, BOX_COLLAPSED), tp),
+                    box_id, _edge_status(marks, node.topic, node.name)))
+
+    return Diagram(side, round(outer.width, 1), round(outer.height, 1),
+                   tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges))
+
+
+def topics_mark(marks: Marks, topic: str) -> Mark | None:
+    return marks.topics.get(topic)
+
+
+def _edge_status(marks: Marks, topic: str, node: str) -> str:
+    for mark in (marks.topics.get(topic), marks.nodes.get(node)):
+        if mark is not None and mark.status in ("added", "removed"):
+            return mark.status
+    return ""
+
+
+def _reads(sub: Subtopology) -> set[str]:
+    return {t for n in sub.nodes if isinstance(n, Source) for t in _source_topics(n)}
+
+
+def _source_topics(node: Source) -> set[str]:
+    return set(node.topics) | ({f"pattern: {node.pattern}"} if node.pattern is not None else set())
+
+
+@dataclass(frozen=True, slots=True)
+class _InnerEdge:
+    id: str
+    kind: str
+    points: tuple[tuple[float, float], ...]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Inner:
+    width: float
+    height: float
+    nodes: tuple[SceneNode, ...]
+    edges: tuple[_InnerEdge, ...]
+
+
+def _layout_inner(
+    sub: Subtopology, marks: Marks, application_id: str | None, box_id: str
+) -> _Inner:
+    nodes = sorted(sub.nodes, key=_node_sort_key)
+    store_names = sorted(sub.stores)
+    ids: dict[tuple[str, bool], str] = {}
+    sizes: dict[str, tuple[float, float]] = {}
+    protos: list[SceneNode] = []
+    for i, n in enumerate(nodes):
+        nid = f"{box_id}n{i}"
+        ids[(n.name, False)] = nid
+        mark = marks.nodes.get(n.name)
+        details = _details(n)
+        label = short(n.name)
+        lines = 1 + (1 if mark is not None and mark.other else 0)
+        w = max(text_width(label), text_width(_badge(n.kind, mark))) + 2 * PAD_X
+        sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
+        protos.append(SceneNode(
+            id=nid, kind=n.kind, name=n.name, label=label, x=0, y=0, w=0, h=0, box=box_id,
+            status=mark.status if mark else "", other=mark.other if mark else None,
+            note=mark.note if mark else "", details=details,
+        ))
+    for j, s in enumerate(store_names):
+        nid = f"{box_id}k{j}"
+        ids[(s, True)] = nid
+        mark = marks.stores.get(s)
+        changelog = (
+            "restores from its source topic" if sub.is_global else changelog_of(s, application_id)
+        )
+        label = short(s)
+        lines = 2 + (1 if mark is not None and mark.other else 0)
+        w = max(text_width(label), len(changelog) * 5.8) + 2 * PAD_X
+        sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
+        protos.append(SceneNode(
+            id=nid, kind="store", name=s, label=label, x=0, y=0, w=0, h=0, box=box_id,
+            status=mark.status if mark else "", other=mark.other if mark else None,
+            note=mark.note if mark else "", internal=changelog,
+        ))
+    edges: list[tuple[str, str]] = []
+    kinds: list[str] = []
+    statuses: list[str] = []
+    for n in nodes:
+        for succ in sorted(n.successors):
+            if (succ, False) in ids:
+                edges.append((ids[(n.name, False)], ids[(succ, False)]))
+                kinds.append("flow")
+                statuses.append(_pair_status(marks.nodes.get(n.name), marks.nodes.get(succ)))
+        for s in sorted(n.stores):
+            edges.append((ids[(n.name, False)], ids[(s, True)]))
+            kinds.append("store")
+            statuses.append(_pair_status(marks.nodes.get(n.name), marks.stores.get(s)))
+    order = [p.id for p in protos]
+    layout = layered_layout(order, sizes, edges, gap_x=20.0, gap_y=30.0)
+    placed = tuple(
+        replace(p, x=layout.nodes[p.id].x, y=layout.nodes[p.id].y,
+                w=layout.nodes[p.id].w, h=layout.nodes[p.id].h)
+        for p in protos
+    )
+    inner_edges = tuple(
+        _InnerEdge(f"{box_id}e{i}", kind, route, status)
+        for i, (route, kind, status) in enumerate(zip(layout.routes, kinds, statuses, strict=True))
+    )
+    return _Inner(max(layout.width, text_width("Sub-topology 000 (global store)")), layout.height,
+                  placed, inner_edges)
+
+
+def _badge(kind: str, mark: Mark | None) -> str:
+    return f"{kind} \u00b7 {mark.status}" if mark is not None else kind
+
+
+def _details(n: Node) -> tuple[str, ...]:
+    out: list[str] = []
+    if isinstance(n, Source):
+        if n.pattern is not None:
+            out.append(f"pattern: {n.pattern}")
+        out.extend(f"reads: {t}" for t in sorted(n.topics))
+    if isinstance(n, Processor):
+        out.extend(f"store: {s}" for s in sorted(n.stores))
+    if isinstance(n, Sink):
+        if n.topic is not None:
+            out.append(f"writes: {n.topic}")
+        if n.extractor is not None:
+            out.append(f"topic chosen by: {n.extractor}")
+    out.extend(f"next: {s}" for s in sorted(n.successors))
+    return tuple(out)
+
+
+def _pair_status(a: Mark | None, b: Mark | None) -> str:
+    for mark in (a, b):
+        if mark is not None and mark.status in ("added", "removed"):
+            return mark.status
+    return ""
+
+
+def _shift(points: tuple[tuple[float, float], ...], dx: float, dy: float) -> str:
+    return path_d([(x + dx, y + dy) for x, y in points])
+
+
+def _curve(top: Placed, to: tuple[float, float]) -> str:
+    start = (top.cx, top.bottom if top.bottom <= to[1] else top.y)
+    return path_d([start, to])
+
+
+def _curve_to(frm: Placed, topic: Placed) -> str:
+    end = (topic.cx, topic.y if topic.y >= frm.bottom else topic.bottom)
+    return path_d([(frm.cx, frm.bottom), end])

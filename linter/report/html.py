@@ -1,0 +1,404 @@
+"""The self-contained HTML upgrade-risk report: one file with inline CSS, JS and SVG, no network.
+
+:func:`build_context` turns the report (plus, when known, the two topologies, their diff and the
+cluster timeline) into plain data; :func:`render_html` renders it with jinja2. Every name in a
+topology or cluster is untrusted: the templates autoescape everything, and the data the page's
+script reads is a JSON block with ``<``, ``>`` and ``&`` escaped, read with ``JSON.parse`` and
+turned into DOM with ``textContent`` only. Same input, same bytes: no clock, everything sorted.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from linter.report.diagram import Diagram, Marks, build_diagram
+from linter.report.marks import marks_for
+from linter.report.model import Report
+from linter.report.timeline import TimelineStep, timeline_from_simulation
+from linter.topology.model import Description
+from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
+from rules.verdict import Verdict
+
+IMPACTS: Mapping[Impact, tuple[str, str]] = {
+    Impact.STATE_LOSS: ("State loss", "Local state and its changelog are abandoned."),
+    Impact.RESTORE: ("Restore", "State survives but is rebuilt from the changelog."),
+    Impact.DATA_LOSS: ("Data loss", "Records are lost: in-flight repartition data, unclean "
+                       "leader election."),
+    Impact.AVAILABILITY: ("Availability", "Producers blocked, partitions offline, a step hangs."),
+    Impact.IRREVERSIBLE: ("Irreversible", "Cannot be undone once done."),
+    Impact.DOWNSTREAM: ("Downstream", "Other applications or consumers are affected."),
+    Impact.HYGIENE: ("Hygiene", "Not broken today, fragile tomorrow."),
+}
+
+VERDICTS: Mapping[Verdict, tuple[str, str]] = {
+    Verdict.SAFE: ("Safe", "Nothing found loses state or data."),
+    Verdict.SAFE_WITH_RESTORE: ("Safe with restore", "No data is lost, but state is rebuilt or "
+                                "the change needs more than a rolling bounce."),
+    Verdict.UNSAFE: ("Unsafe", "As planned, this change loses state or data."),
+}
+
+STRATEGIES: Mapping[DeployStrategy, tuple[str, tuple[str, ...]]] = {
+    DeployStrategy.ROLLING_BOUNCE: ("Rolling bounce", (
+        "Deploy the new version one instance at a time.",
+        "Before the next instance: wait until this one is RUNNING and the rebalance has settled "
+        "(no restoring tasks left).",
+    )),
+    DeployStrategy.STOP_AND_RESTART: ("Stop and restart", (
+        "Stop every instance of the application.",
+        "Wait until the consumer group is empty (kafka-consumer-groups.sh --describe --group "
+        "<application.id>).",
+        "Deploy the new version and start the instances.",
+    )),
+    DeployStrategy.BLUE_GREEN: ("Blue-green", (
+        "Deploy the new version under a new application.id next to the old one.",
+        "Wait until it has built its state and caught up with its input topics.",
+        "Switch consumers of the output topics to the new version, then stop the old one.",
+        "Delete the old application's internal topics and local state.",
+    )),
+    DeployStrategy.RESET: ("Application reset", (
+        "Stop every instance of the application.",
+        "Run kafka-streams-application-reset.sh --application-id <application.id> "
+        "--input-topics <the input topics>.",
+        "Delete local state on every instance: KafkaStreams#cleanUp() or remove "
+        "<state.dir>/<application.id>.",
+        "Deploy the new version and start the instances; state is rebuilt from the input topics.",
+    )),
+}
+
+_AUTOESCAPE = select_autoescape(enabled_extensions=("html", "j2", "svg", "xml"), default=True)
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("linter.report"),
+        autoescape=_AUTOESCAPE,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["script_json"] = script_json
+    env.filters["num"] = _num
+    return env
+
+
+def render_html(
+    report: Report,
+    *,
+    before: Description | None = None,
+    after: Description | None = None,
+    diff: object | None = None,
+    timeline: Any | None = None,
+    application_id: str | None = None,
+    title: str | None = None,
+) -> str:
+    """The whole report as one HTML document (a ``str``; write it as UTF-8).
+
+    ``before``/``after`` draw the topology diagrams (one of them for a lint report); ``diff``
+    (a :class:`~linter.topology.diff.TopologyDiff`) marks what changed on them; ``timeline`` is
+    the simulator's per-step output (or :class:`~linter.report.timeline.TimelineStep` rows).
+    """
+    context = build_context(
+        report, before=before, after=after, diff=diff, timeline=timeline,
+        application_id=application_id, title=title,
+    )
+    script = _asset("report.js")
+    if "</" in script:  # would end the inline element early
+        raise ValueError("report.js must not contain '</'")
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    return environment().get_template("report.html.j2").render(
+        **context, style=Markup(_asset("report.css")), script=Markup(script),
+        script_hash=f"sha256-{digest}",
+    )
+
+
+@cache
+def _asset(name: str) -> str:
+    """A static file of the templates folder, inlined as it is (CSP hashes the exact text)."""
+    env = environment()
+    assert env.loader is not None
+    source, _, _ = env.loader.get_source(env, name)
+    return source
+
+
+def build_context(
+    report: Report,
+    *,
+    before: Description | None = None,
+    after: Description | None = None,
+    diff: object | None = None,
+    timeline: Any | None = None,
+    application_id: str | None = None,
+    title: str | None = None,
+) -> dict[str, Any]:
+    """Everything the template shows, as plain JSON-able data (the golden tests pin it)."""
+    from rules.catalogue import ALL_RULES
+
+    findings = report.findings
+    resources = [(r.kind, r.name, f.rule) for f in findings for r in f.resources]
+    diagrams = _diagrams(before, after, diff, application_id, resources)
+    steps = timeline_from_simulation(timeline) if timeline is not None else ()
+    rules = _rules_of(findings, ALL_RULES)
+    return {
+        "title": title or _default_title(report),
+        "kind": report.kind,
+        "inputs": sorted(report.inputs.items()),
+        "verdict": _verdict(report),
+        "plan": _plan(report),
+        "summary": report.summary.model_dump(),
+        "checklist": _checklist(findings),
+        "groups": _groups(findings),
+        "rule_docs": [_rule_doc(r) for r in rules],
+        "diagrams": [asdict(d) for d in diagrams],
+        "diagram_data": {d.side: _node_data(d) for d in diagrams},
+        "timeline": _timeline(steps, findings),
+        "chart": _chart(steps),
+    }
+
+
+def script_json(data: Any) -> Markup:
+    """JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&``
+    can end the element or start markup, whatever the names contain."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return Markup(text)
+
+
+def _num(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _default_title(report: Report) -> str:
+    names = {"diff": "Topology upgrade", "lint": "Topology lint", "cluster": "Cluster change",
+             "combined": "Release", "parse": "Topology"}
+    return f"{names.get(report.kind, report.kind)} risk report"
+
+
+def _verdict(report: Report) -> dict[str, str] | None:
+    if report.verdict is None:
+        return None
+    label, explain = VERDICTS[report.verdict]
+    return {"value": report.verdict.value, "label": label, "explain": explain}
+
+
+def _plan(report: Report) -> dict[str, Any] | None:
+    if report.plan is None:
+        return None
+    if report.kind == "cluster" and not any(f.requires for f in report.findings):
+        return None  # a Streams deployment strategy means nothing for a cluster-only change
+    label, generic = STRATEGIES[report.plan.strategy]
+    sources: dict[str, list[dict[str, str]]] = {}
+    for f in report.findings:
+        if f.acknowledged is None:
+            for step in f.steps:
+                sources.setdefault(step, []).append({"rule": f.rule, "anchor": _anchor(f)})
+    return {
+        "strategy": report.plan.strategy.value,
+        "label": label,
+        "why": report.plan.why,
+        "generic": list(generic),
+        "steps": [{"text": s, "from": sources.get(s, [])} for s in report.plan.steps],
+    }
+
+
+def _anchor(f: Finding) -> str:
+    return f"finding-{f.fingerprint}"
+
+
+# Resource kinds the runbook checklist lists, by what an operator does about them.
+_CHECKLIST: tuple[tuple[str, str, frozenset[str], frozenset[Impact] | None], ...] = (
+    ("drain", "Drain these repartition topics before stopping the old version",
+     frozenset({"repartition-topic"}), frozenset({Impact.DATA_LOSS})),
+    ("restore", "Expect these stores to restore from their changelogs",
+     frozenset({"store", "changelog-topic"}), frozenset({Impact.RESTORE})),
+    ("lost", "State abandoned (reset or migrate it)",
+     frozenset({"store", "changelog-topic"}), frozenset({Impact.STATE_LOSS})),
+    ("tasks", "Delete these sub-topologies' task directories",
+     frozenset({"subtopology", "task-directory"}), None),
+)
+
+
+def _checklist(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+    out = []
+    for key, label, kinds, impacts in _CHECKLIST:
+        items = sorted({
+            (r.kind, r.name)
+            for f in findings
+            if f.acknowledged is None and (impacts is None or f.impact in impacts)
+            for r in f.resources
+            if r.kind in kinds
+        })
+        if items:
+            out.append({"key": key, "label": label,
+                        "items": [{"kind": k, "name": n} for k, n in items]})
+    return out
+
+
+def _groups(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+    groups = []
+    for impact, (label, explain) in IMPACTS.items():
+        members = [f for f in findings if f.impact == impact]
+        if members:
+            groups.append({"impact": impact.value, "label": label, "explain": explain,
+                           "findings": [_finding(f) for f in members]})
+    return groups
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {
+        "anchor": _anchor(f),
+        "rule": f.rule,
+        "name": f.name,
+        "severity": f.severity.value,
+        "message": f.message,
+        "resources": [{"kind": r.kind, "name": r.name} for r in f.resources],
+        "locations": [_where(loc.path, loc.line, loc.column, loc.side) for loc in f.locations],
+        "remediation": f.remediation,
+        "requires": f.requires.value if f.requires is not None else None,
+        "step": f.step,
+        "line": f.line,
+        "fingerprint": f.fingerprint,
+        "acknowledged": f.acknowledged,
+    }
+
+
+def _where(path: str | None, line: int | None, column: int | None, side: str | None) -> str:
+    where = path or ""
+    if line:
+        where += f":{line}" + (f":{column}" if column else "")
+    return f"{side}: {where}" if side else where
+
+
+def _rules_of(findings: Iterable[Finding], catalogue: Iterable[Rule]) -> list[Rule]:
+    known = list(catalogue)
+    found = [find_rule(known, rid) for rid in sorted({f.rule for f in findings})]
+    return [r for r in found if r is not None]
+
+
+def _rule_doc(r: Rule) -> dict[str, Any]:
+    return {"id": r.id, "name": r.name, "severity": r.severity.value, "impact": r.impact.value,
+            "blocks": doc_blocks(r.doc)}
+
+
+def doc_blocks(doc: str) -> list[dict[str, str]]:
+    """A docstring as paragraphs, lists and preformatted blocks (indented or fenced)."""
+    blocks: list[dict[str, str]] = []
+    fenced: list[str] | None = None
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            indented = all(line.startswith("    ") for line in para)
+            if indented:
+                blocks.append({"kind": "pre", "text": "\n".join(x[4:] for x in para)})
+            elif all(line.lstrip().startswith(("- ", "* ")) for line in para):
+                blocks.extend({"kind": "li", "text": x.lstrip()[2:]} for x in para)
+            else:
+                blocks.append({"kind": "p", "text": " ".join(x.strip() for x in para)})
+            para.clear()
+
+    for line in doc.splitlines():
+        if line.strip().startswith("```"):
+            if fenced is None:
+                flush()
+                fenced = []
+            else:
+                blocks.append({"kind": "pre", "text": "\n".join(fenced)})
+                fenced = None
+        elif fenced is not None:
+            fenced.append(line)
+        elif not line.strip():
+            flush()
+        else:
+            para.append(line)
+    if fenced is not None:
+        blocks.append({"kind": "pre", "text": "\n".join(fenced)})
+    flush()
+    return blocks
+
+
+def _diagrams(
+    before: Description | None,
+    after: Description | None,
+    diff: object | None,
+    application_id: str | None,
+    resources: list[tuple[str, str, str]],
+) -> list[Diagram]:
+    if before is not None and after is not None:
+        marks_before, marks_after = marks_for(before, after, diff)
+        return [
+            build_diagram(before, side="before", marks=marks_before,
+                          application_id=application_id, finding_resources=resources),
+            build_diagram(after, side="after", marks=marks_after,
+                          application_id=application_id, finding_resources=resources),
+        ]
+    single = after if after is not None else before
+    if single is None:
+        return []
+    return [build_diagram(single, side="topology", marks=Marks(), application_id=application_id,
+                          finding_resources=resources)]
+
+
+def _node_data(d: Diagram) -> dict[str, Any]:
+    """What the page's script shows in the details panel, keyed by element id."""
+    data: dict[str, Any] = {}
+    for n in d.nodes:
+        data[n.id] = {"name": n.name, "kind": n.kind, "status": n.status, "other": n.other,
+                      "note": n.note, "internal": n.internal, "details": list(n.details),
+                      "rules": list(n.rules), "box": n.box}
+    for b in d.boxes:
+        data[b.id] = {"name": b.label, "kind": "subtopology", "status": b.status, "other": None,
+                      "note": f"{b.nodes} nodes, {b.stores} stores", "internal": "",
+                      "details": [], "rules": list(b.rules), "box": None}
+    return data
+
+
+def _timeline(steps: Sequence[TimelineStep], findings: Sequence[Finding]) -> list[dict[str, Any]]:
+    rows = []
+    for s in steps:
+        pinned = [f for f in findings if f.step is not None and f.step == s.index]
+        rows.append({
+            "index": s.index, "number": s.index + 1, "action": s.action, "title": s.title,
+            "line": s.line, "under_min_isr": s.under_min_isr, "offline": s.offline,
+            "under_replicated": s.under_replicated, "nodes_down": list(s.nodes_down),
+            "features": sorted(s.features.items()), "throttles": list(s.throttles),
+            "reassignments": s.reassignments, "notes": list(s.notes), "wait_for": s.waiting(),
+            "findings": [{"rule": f.rule, "name": f.name, "severity": f.severity.value,
+                          "anchor": _anchor(f)} for f in pinned],
+        })
+    return rows
+
+
+def _chart(steps: Sequence[TimelineStep]) -> dict[str, Any] | None:
+    """Bars of partitions offline / under min ISR / under-replicated after each step."""
+    if not steps:
+        return None
+    peak = max(max(s.offline, s.under_min_isr, s.under_replicated) for s in steps) or 1
+    col, bar, height = 72.0, 16.0, 90.0
+    columns = []
+    for i, s in enumerate(steps):
+        x = 40.0 + i * col
+        bars = []
+        for j, (key, value) in enumerate((("offline", s.offline),
+                                          ("under-min-isr", s.under_min_isr),
+                                          ("urp", s.under_replicated))):
+            h = round(height * value / peak, 1) if value else 0.0
+            bars.append({"key": key, "value": value, "x": x + j * (bar + 2), "y": 10 + height - h,
+                         "h": h, "w": bar})
+        columns.append({"label": "start" if s.index < 0 else f"#{s.index + 1}", "x": x,
+                        "bars": bars})
+    return {"width": 40.0 + len(steps) * col, "height": height + 34, "peak": peak,
+            "base": 10 + height, "columns": columns}
