@@ -10,3 +10,11 @@ class TopologyParseError(ValueError):
         self.path, self.line, self.column = path, line, column
         self.expected, self.found = expected, found
         super().__init__(f"{path}:{line}:{column}: expected {expected} but found {found}")
+
+
+class StreamsConfigError(ValueError):
+    """``path:line:col: <problem>`` in a Streams ``.properties`` file."""
+
+    def __init__(self, path: str, line: int, column: int, problem: str):
+        self.path, self.line, self.column, self.problem = path, line, column, problem
+        super().__init__(f"{path}:{line}:{column}: {problem}")

@@ -1,0 +1,100 @@
+"""What topology rules receive: the model or the diff plus what the user told us about the
+application (its id and state directory), so findings can name real topics and directories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from linter.topology import naming
+from linter.topology.diff import TopologyDiff
+from linter.topology.model import Description
+from linter.topology.streams_config import ConfigDiff
+from rules.framework import Location, Resource
+
+
+@dataclass(frozen=True, slots=True)
+class LintSubject:
+    description: Description
+    application_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DiffSubject:
+    diff: TopologyDiff
+    application_id: str | None = None
+    state_dir: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigSubject:
+    config: ConfigDiff
+
+
+def store(name: str) -> Resource:
+    return Resource(kind="store", name=name)
+
+
+def node(name: str) -> Resource:
+    return Resource(kind="node", name=name)
+
+
+def topic(name: str) -> Resource:
+    return Resource(kind="topic", name=name)
+
+
+def subtopology(id_: int, topology: str | None = None) -> Resource:
+    return Resource(kind="subtopology", name=f"{topology}:{id_}" if topology else str(id_))
+
+
+def changelog(app: str | None, store_name: str, topology: str | None = None) -> Resource:
+    return Resource(kind="changelog-topic", name=naming.changelog_topic(app, store_name, topology))
+
+
+def repartition(app: str | None, name: str, topology: str | None = None) -> Resource:
+    return Resource(kind="repartition-topic", name=naming.internal_topic(app, name, topology))
+
+
+def before(subject: DiffSubject, line: int | None) -> Location:
+    return Location(path=subject.diff.before.path, line=line, side="before")
+
+
+def after(subject: DiffSubject, line: int | None) -> Location:
+    return Location(path=subject.diff.after.path, line=line, side="after")
+
+
+def config_location(path: str | None, line: int | None, side: str) -> Location:
+    return Location(path=path, line=line, side=side)
+
+
+def task_dirs(subject: DiffSubject, subtopology_id: int, store_name: str | None = None) -> str:
+    path = naming.task_directory(subject.state_dir, subject.application_id, subtopology_id)
+    return f"{path}/{store_name}" if store_name else path
+
+
+def drain_step(subject: DiffSubject, topics: list[str], topology: str | None = None) -> str:
+    full = ", ".join(naming.internal_topic(subject.application_id, t, topology) for t in topics)
+    return (
+        f"Drain {full} before deploying: pause the producers of the input topics (or point the "
+        "running version at empty input topics), wait until the consumer lag on the repartition "
+        "topic(s) is 0, then stop every instance of the old version."
+    )
+
+
+def config_before(subject: ConfigSubject, key: str) -> Location | None:
+    cfg = subject.config.before
+    e = cfg.get(key) if cfg else None
+    return Location(path=cfg.path, line=e.line, side="before") if cfg and e else None
+
+
+def config_after(subject: ConfigSubject, key: str) -> Location | None:
+    cfg = subject.config.after
+    e = cfg.get(key) if cfg else None
+    return Location(path=cfg.path, line=e.line, side="after") if cfg and e else None
+
+
+def config_locations(subject: ConfigSubject, key: str) -> tuple[Location, ...]:
+    return tuple(x for x in (config_before(subject, key), config_after(subject, key)) if x)
+
+
+def config(key: str) -> Resource:
+    return Resource(kind="config", name=key)

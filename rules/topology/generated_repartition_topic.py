@@ -1,0 +1,79 @@
+# ruff: noqa: E501  (the docstring example is real describe() output)
+"""KS102 generated-repartition-topic."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from linter.topology import naming
+from linter.topology.model import Sink
+from rules.framework import Hit, Impact, Location, Severity, rule
+from rules.topology.context import LintSubject, node, repartition
+
+
+@rule(
+    id="KS102",
+    name="generated-repartition-topic",
+    severity=Severity.WARNING,
+    impact=Impact.HYGIENE,
+    subject="topology",
+)
+def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
+    """A repartition topic has a generated name, so it changes when an operator is added.
+
+    Why: an unnamed grouping or join repartitions through ``<generated name>-repartition`` (the
+    store name or the upstream node name, both with an index). When the index shifts, the new
+    version writes to and reads from a new topic; records still in the old one are never read.
+
+    Example:
+
+        Before:
+            Topologies:
+               Sub-topology: 0
+                Source: KSTREAM-SOURCE-0000000000 (topics: [orders])
+                  --> KSTREAM-KEY-SELECT-0000000001
+                Processor: KSTREAM-KEY-SELECT-0000000001 (stores: [])
+                  --> KSTREAM-SINK-0000000003
+                  <-- KSTREAM-SOURCE-0000000000
+                Sink: KSTREAM-SINK-0000000003 (topic: KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition)
+                  <-- KSTREAM-KEY-SELECT-0000000001
+
+        After:
+            Topologies:
+               Sub-topology: 0
+                Source: KSTREAM-SOURCE-0000000000 (topics: [orders])
+                  --> KSTREAM-KEY-SELECT-0000000001
+                Processor: KSTREAM-KEY-SELECT-0000000001 (stores: [])
+                  --> by-customer-repartition-sink
+                  <-- KSTREAM-SOURCE-0000000000
+                Sink: by-customer-repartition-sink (topic: by-customer-repartition)
+                  <-- KSTREAM-KEY-SELECT-0000000001
+
+    Fix: name the topic: ``groupBy(..., Grouped.as("by-customer"))``, ``repartition(
+    Repartitioned.as("..."))``, ``StreamJoined.withName("...")`` / ``Joined.as("...")`` for
+    joins, ``TableJoined.as("...")`` for foreign-key joins. On a running app, drain the old topic
+    before the renaming deploy (see KS205).
+    """
+    for topology in subject.description.topologies:
+        seen: dict[str, tuple[int, str]] = {}
+        for sub in topology.subtopologies:
+            for n in sub.nodes:
+                if isinstance(n, Sink) and n.topic and naming.is_internal_topic(n.topic):
+                    cur = seen.get(n.topic)
+                    if cur is None or (n.position.line, n.name) < cur:
+                        seen[n.topic] = (n.position.line, n.name)
+        for t in sorted(seen):
+            if naming.generated_topic(t) is None:
+                continue
+            line, sink = seen[t]
+            full = naming.internal_topic(subject.application_id, t, topology.name)
+            yield Hit(
+                message=(
+                    f"Repartition topic {t} ({full}) has a generated name; adding an operator "
+                    "upstream renames it and strands the records in flight."
+                ),
+                resources=(repartition(subject.application_id, t, topology.name), node(sink)),
+                locations=(Location(path=subject.description.path, line=line or None),),
+                remediation=f"Name it: {naming.repartition_fix(t)}.",
+                key=f"{topology.name or ''}|{t}",
+            )

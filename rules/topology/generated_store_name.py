@@ -1,0 +1,78 @@
+# ruff: noqa: E501  (the docstring example is real describe() output)
+"""KS101 generated-store-name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from linter.topology import naming
+from rules.framework import Hit, Impact, Location, Severity, rule
+from rules.topology.context import LintSubject, changelog, node, store
+
+
+@rule(
+    id="KS101",
+    name="generated-store-name",
+    severity=Severity.WARNING,
+    impact=Impact.HYGIENE,
+    subject="topology",
+)
+def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
+    """A state store has a generated name, so its changelog topic depends on an index.
+
+    Why: the DSL names an unnamed store ``<PREFIX>STATE-STORE-<index>`` from a counter shared by
+    every operator of the builder. Adding, removing or reordering any operator before it changes
+    the index, hence the store name and its changelog topic ``<application.id>-<store>-changelog``:
+    the next version starts with empty state and the old changelog is abandoned.
+
+    Example:
+
+        Before:
+            Topologies:
+               Sub-topology: 0
+                Source: KSTREAM-SOURCE-0000000000 (topics: [clicks])
+                  --> KSTREAM-AGGREGATE-0000000002
+                Processor: KSTREAM-AGGREGATE-0000000002 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000001])
+                  --> none
+                  <-- KSTREAM-SOURCE-0000000000
+
+        After:
+            Topologies:
+               Sub-topology: 0
+                Source: KSTREAM-SOURCE-0000000000 (topics: [clicks])
+                  --> KSTREAM-AGGREGATE-0000000001
+                Processor: KSTREAM-AGGREGATE-0000000001 (stores: [click-counts])
+                  --> none
+                  <-- KSTREAM-SOURCE-0000000000
+
+    Fix: name the store with the operator's config class, e.g. ``count(Materialized.as("click-
+    counts"))``; stream-stream joins ``StreamJoined.withStoreName``, suppression
+    ``Suppressed.withName``, source tables ``Materialized.as`` on ``builder.table``. On an app that
+    already runs, naming the store is itself a rename (see KS201): do it together with a reset, or
+    accept the one-time loss.
+    """
+    for topology in subject.description.topologies:
+        owners: dict[str, list[tuple[int, str]]] = {}
+        for sub in topology.subtopologies:
+            for n in sub.nodes:
+                for s in n.stores:
+                    owners.setdefault(s, []).append((n.position.line, n.name))
+        for s in sorted(owners):
+            if naming.generated(s) is None:
+                continue
+            line, owner = min(owners[s])
+            yield Hit(
+                message=(
+                    f"State store {s} has a generated name; its changelog "
+                    f"{naming.changelog_topic(subject.application_id, s, topology.name)} changes "
+                    "whenever an operator is added or removed before it."
+                ),
+                resources=(
+                    store(s),
+                    changelog(subject.application_id, s, topology.name),
+                    node(owner),
+                ),
+                locations=(Location(path=subject.description.path, line=line or None),),
+                remediation=f"Name it: {naming.store_fix(s)} on the operator {owner}.",
+                key=f"{topology.name or ''}|{s}",
+            )

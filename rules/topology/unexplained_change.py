@@ -1,0 +1,104 @@
+"""KS212 unexplained-change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from linter.topology.diff import NodeInfo
+from rules.framework import Hit, Impact, Severity, rule
+from rules.topology.context import DiffSubject, after, before, subtopology
+
+_SHOWN = 5
+
+
+@rule(
+    id="KS212",
+    name="unexplained-change",
+    severity=Severity.INFO,
+    impact=Impact.HYGIENE,
+    subject="topology-diff",
+)
+def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
+    """Operators were added, removed, renamed or rewired: no state or topic is affected.
+
+    Why: a change that no other rule judges must still be seen, so that nothing passes silently.
+    Adding or removing stateless operators is safe when it shifts no store, repartition topic or
+    key; this finding lists what changed per sub-topology so a reviewer can confirm it was
+    intended.
+
+    Example:
+
+        Before:
+            Topologies:
+               Sub-topology: 0
+                Source: in (topics: [orders])
+                  --> out
+                Sink: out (topic: valid-orders)
+                  <-- in
+
+        After:
+            Topologies:
+               Sub-topology: 0
+                Source: in (topics: [orders])
+                  --> drop-invalid
+                Processor: drop-invalid (stores: [])
+                  --> out
+                  <-- in
+                Sink: out (topic: valid-orders)
+                  <-- drop-invalid
+
+    Fix: nothing to do when the change is intended.
+    """
+    diff = subject.diff
+    groups: dict[tuple[str, int], dict[str, list[str]]] = {}
+    lines: dict[tuple[str, int], tuple[str, int | None]] = {}
+
+    def note(info: NodeInfo, what: str, side: str) -> None:
+        k = (info.topology or "", info.subtopology)
+        groups.setdefault(k, {}).setdefault(what, []).append(info.name)
+        lines.setdefault(k, (side, info.line))
+
+    for n in diff.nodes.added:
+        note(n, "added", "after")
+    for n in diff.nodes.removed:
+        note(n, "removed", "before")
+    for p in diff.nodes.pairs:
+        if "renamed" in p.changes:
+            note(p.after, "renamed", "after")
+        elif p.changes & {"successors", "predecessors"} and _rewired(subject, p.before, p.after):
+            note(p.after, "rewired", "after")
+    for (t, sub), kinds in sorted(groups.items()):
+        parts = []
+        for what in ("added", "removed", "renamed", "rewired"):
+            names = sorted(kinds.get(what, []))
+            if names:
+                shown = ", ".join(names[:_SHOWN]) + (" ..." if len(names) > _SHOWN else "")
+                parts.append(f"{len(names)} {what} ({shown})")
+        side, line = lines[(t, sub)]
+        loc = before(subject, line) if side == "before" else after(subject, line)
+        yield Hit(
+            message=f"Sub-topology {sub}: operators {'; '.join(parts)}.",
+            resources=(subtopology(sub, t or None),),
+            locations=(loc,),
+            remediation="Confirm the change is intended; nothing else to do.",
+            key=f"{t}|{sub}|" + "|".join(
+                f"{w}:{','.join(sorted(kinds.get(w, [])))}"
+                for w in ("added", "removed", "renamed", "rewired")
+            ),
+        )
+
+
+def _rewired(subject: DiffSubject, b: NodeInfo, a: NodeInfo) -> bool:
+    """Neighbours changed other than by operators added or removed next to it."""
+    fwd = subject.diff.node_map
+    kept_after = set(fwd.values())
+    t_b, t_a = b.topology or "", a.topology or ""
+    for nb, na in (
+        (b.node.successors, a.node.successors),
+        (b.node.predecessors, a.node.predecessors),
+    ):
+        if any((t_b, x) not in fwd for x in nb) or any((t_a, y) not in kept_after for y in na):
+            continue  # an operator was added or removed next to it: listed as such
+        if {fwd[(t_b, x)] for x in nb} != {(t_a, y) for y in na}:
+            return True
+    return False
