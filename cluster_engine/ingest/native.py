@@ -1,0 +1,81 @@
+"""The native snapshot: the model itself as YAML or JSON (``ksafe schema snapshot``).
+
+Validation errors are located: ``path:line`` from the YAML node (or the JSON text, re-read as
+YAML only when there is an error to place) that holds the offending value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from cluster_engine.errors import ClusterInputError
+from cluster_engine.snapshot import Snapshot
+
+NATIVE_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def load_native(path: Path) -> Snapshot:
+    text = path.read_text(encoding="utf-8")
+    return parse_native(str(path), text, json_text=path.suffix == ".json")
+
+
+def parse_native(path: str, text: str, json_text: bool = False) -> Snapshot:
+    data: Any
+    try:
+        data = json.loads(text) if json_text else yaml.safe_load(text)
+    except json.JSONDecodeError as error:
+        raise ClusterInputError(path, error.lineno, error.msg, error.colno) from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        raise ClusterInputError(path, line, str(error.problem or error), col) from None
+    except yaml.YAMLError as error:
+        raise ClusterInputError(path, None, str(error)) from None
+    if not isinstance(data, dict):
+        raise ClusterInputError(path, 1, "expected a mapping (snapshot_version, nodes, ...)")
+    try:
+        return Snapshot.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = tuple(first["loc"])
+        where = ".".join(str(p) for p in loc) or "snapshot"
+        line, col = _locate(text, loc)
+        raise ClusterInputError(path, line, f"{where}: {first['msg']}", col) from None
+
+
+def _locate(text: str, loc: Sequence[int | str]) -> tuple[int | None, int | None]:
+    """Line and column of the deepest YAML node along a pydantic error location."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None, None
+    if node is None:
+        return None, None
+    found = node
+    for part in loc:
+        child = _child(found, part)
+        if child is None:
+            break
+        found = child
+    return found.start_mark.line + 1, found.start_mark.column + 1
+
+
+def _child(node: yaml.Node, part: int | str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.value == str(part):
+                found: yaml.Node = value
+                return found
+        return None
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+        if 0 <= part < len(node.value):
+            child: yaml.Node = node.value[part]
+            return child
+        return None
+    return None
