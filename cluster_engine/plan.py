@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from cluster_engine.errors import ClusterInputError
+from cluster_engine.errors import ClusterInputError, read_input
 from cluster_engine.knowledge import METADATA_VERSION, parse_metadata_version
 
 
@@ -352,16 +352,14 @@ _STEP = TypeAdapter[Step](Step)
 def load_plan(path: str | Path) -> Plan:
     """Read a plan file; reassignment files are resolved relative to it."""
     p = Path(path)
-    return parse_plan(p.read_text(encoding="utf-8"), str(path), base_dir=p.parent)
+    return parse_plan(read_input(p), str(path), base_dir=p.parent)
 
 
 def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) -> Plan:
+    # Every YAML failure, wherever it surfaces (composing, or constructing a tagged value while
+    # reading a step), and nesting too deep to read, is a located input error.
     try:
-        loader = yaml.SafeLoader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+        return _parse_plan(text, path, base_dir)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         raise ClusterInputError(
@@ -370,6 +368,19 @@ def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) ->
             f"not valid YAML: {error.problem}",
             mark.column + 1 if mark else None,
         ) from None
+    except yaml.reader.ReaderError as error:
+        line = text.count("\n", 0, error.position) + 1
+        raise ClusterInputError(path, line, f"not valid YAML: {error.reason}") from None
+    except RecursionError:
+        raise ClusterInputError(path, None, "not a plan: nested too deeply to read") from None
+
+
+def _parse_plan(text: str, path: str, base_dir: Path | None) -> Plan:
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()
     if root is None:
         raise ClusterInputError(path, None, "the plan is empty")
     description: str | None = None
@@ -474,11 +485,13 @@ def _read_reassignment(
     """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (cluster-facts §4)."""
     target = Path(file) if base_dir is None else base_dir / file
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
+        data = json.loads(read_input(target))
     except OSError as error:
         raise ClusterInputError(plan_path, line, f"cannot read {file}: {error.strerror}") from None
     except json.JSONDecodeError as error:
         raise ClusterInputError(str(target), error.lineno, f"not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise ClusterInputError(str(target), None, "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("partitions", None), list):
         raise ClusterInputError(str(target), None, 'expected {"version":1,"partitions":[...]}')
     version = data.get("version", 1)

@@ -64,11 +64,15 @@ def _generated_name() -> st.SearchStrategy[str]:
 
 
 def _dsl_name() -> st.SearchStrategy[str]:
-    return st.text(alphabet=DSL_CHARS, min_size=1, max_size=24).filter(lambda s: s not in {".", ".."})
+    return st.text(alphabet=DSL_CHARS, min_size=1, max_size=24).filter(
+        lambda s: s not in {".", ".."}
+    )
 
 
 def _papi_word() -> st.SearchStrategy[str]:
-    return st.text(alphabet=st.one_of(_letters, st.sampled_from(PAPI_PUNCT)), min_size=1, max_size=10)
+    return st.text(
+        alphabet=st.one_of(_letters, st.sampled_from(PAPI_PUNCT)), min_size=1, max_size=10
+    )
 
 
 def _papi_name() -> st.SearchStrategy[str]:
@@ -117,7 +121,20 @@ def topic_names() -> st.SearchStrategy[str]:
 def patterns() -> st.SearchStrategy[str]:
     """Raw regexes as ``Pattern#toString()`` prints them."""
     pieces = st.sampled_from(
-        (".*", "-[0-9]+", "(a|b)", "\\d+", "[a-z]+", "(?i)x", "$", "+", "\\.", "{2,3}", "[^,]*", "?")
+        (
+            ".*",
+            "-[0-9]+",
+            "(a|b)",
+            "\\d+",
+            "[a-z]+",
+            "(?i)x",
+            "$",
+            "+",
+            "\\.",
+            "{2,3}",
+            "[^,]*",
+            "?",
+        )
     )
     word = st.text(alphabet=DSL_CHARS, min_size=0, max_size=8)
     regex = st.builds(
@@ -336,8 +353,14 @@ def _names(items: Iterable[str], order: Shuffle) -> str:
 
 def _node_text(node: Node, order: Shuffle) -> str:
     if isinstance(node, Source):
-        payload = node.pattern if node.pattern is not None else "[" + ", ".join(order(list(node.topics))) + "]"
-        return f"Source: {node.name} (topics: {payload})\n      --> {_names(node.successors, order)}"
+        payload = (
+            node.pattern
+            if node.pattern is not None
+            else "[" + ", ".join(order(list(node.topics))) + "]"
+        )
+        return (
+            f"Source: {node.name} (topics: {payload})\n      --> {_names(node.successors, order)}"
+        )
     if isinstance(node, Processor):
         stores = ", ".join(order(list(node.stores)))
         return (
@@ -345,7 +368,9 @@ def _node_text(node: Node, order: Shuffle) -> str:
             f"      --> {_names(node.successors, order)}\n"
             f"      <-- {_names(node.predecessors, order)}"
         )
-    payload = f"topic: {node.topic}" if node.topic is not None else f"extractor class: {node.extractor}"
+    payload = (
+        f"topic: {node.topic}" if node.topic is not None else f"extractor class: {node.extractor}"
+    )
     return f"Sink: {node.name} ({payload})\n      <-- {_names(node.predecessors, order)}"
 
 

@@ -1,0 +1,380 @@
+"""A seeded mutation fuzzer for every parser: mutators, targets, and the verdict on one case.
+
+The only acceptable outcomes of feeding a file to a parser are a model, or our own input error
+(:class:`TopologyParseError`, :class:`ClusterInputError`) that says where (``path:line``).
+Anything else - an ``IndexError``, a ``RecursionError``, a ``UnicodeDecodeError``, a case that
+runs past its time limit - is a failure, identified by exception type and the innermost frame in
+our code, so that one bug hit a thousand ways counts once.
+
+Used by ``tests/hardening/test_fuzz_parsers.py`` (a bounded, fixed-seed run) and by
+``benchmarks/fuzz.py`` (long campaigns).
+"""
+
+from __future__ import annotations
+
+import codecs
+import random
+import signal
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+ROOT = Path(__file__).resolve().parents[2]
+OUR_PACKAGES = ("linter", "rules", "cluster_engine")
+
+# --- mutators --------------------------------------------------------------------------------
+
+Mutator = Callable[[bytes, random.Random, Sequence[bytes]], bytes]
+
+_INVALID_UTF8 = (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82")
+_TOKENS = (
+    b"-->",
+    b"<--",
+    b" (",
+    b")",
+    b"[",
+    b"]",
+    b", ",
+    b":",
+    b"none",
+    b"\t",
+    b"\r",
+    b"\n",
+    b"\n\n",
+    b"Sub-topology: 7",
+    b"Sub-topology: 99999999999999999999",
+    b"Topologies:",
+    b"Topology: x:",
+    b"Source: ",
+    b"Processor: ",
+    b"Sink: ",
+    b" (topics: ",
+    b" (stores: [",
+    b" (topic: ",
+    b" (extractor class: ",
+    b" for global store (will not generate tasks)",
+    b"Sub-topologies:",
+    b"Global Stores:",
+    b"GlobalStore: ",
+    b"\xef\xbb\xbf",
+    b"{",
+    b"}",
+    b"- ",
+    b"&a ",
+    b"*a",
+    b"!!python/object:os.system",
+    b"'",
+    b'"',
+    b"~",
+    b"null",
+    b"-1",
+    b"1e309",
+    b"NaN",
+    b"\x1b[2J",
+    b"Topic: ",
+    b"Partition: ",
+    b"Leader: ",
+    b"Replicas: ",
+    b"Isr: ",
+    b"Elr: ",
+    b"N/A",
+    b"\x85",
+    b"\xe2\x80\xa8",
+    b"$ kafka-topics.sh --describe",
+    b"<<: *a",
+)
+_NUMBERS = (
+    b"0",
+    b"-1",
+    b"99999999999999999999",
+    b"2147483648",
+    b"1e400",
+    b"0x1f",
+    b"",
+    b"\xd9\xa3",
+)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.splitlines(keepends=True) or [b""]
+
+
+def delete_line(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    del lines[rng.randrange(len(lines))]
+    return b"".join(lines)
+
+
+def duplicate_line(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    i = rng.randrange(len(lines))
+    lines.insert(i, lines[i])
+    return b"".join(lines)
+
+
+def repeat_line(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    i = rng.randrange(len(lines))
+    lines[i:i] = [lines[i]] * rng.randint(10, 300)
+    return b"".join(lines)
+
+
+def swap_lines(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    lines[i], lines[j] = lines[j], lines[i]
+    return b"".join(lines)
+
+
+def truncate(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def splice(data: bytes, rng: random.Random, others: Sequence[bytes]) -> bytes:
+    """Lines of another seed inserted at a line boundary (or replacing the tail)."""
+    other = _lines(rng.choice(others)) if others else _lines(data)
+    a = rng.randrange(len(other))
+    b = rng.randint(a, min(len(other), a + 12))
+    lines = _lines(data)
+    at = rng.randrange(len(lines) + 1)
+    if rng.random() < 0.3:
+        return b"".join(lines[:at] + other[a:])
+    return b"".join(lines[:at] + other[a:b] + lines[at:])
+
+
+def flip_byte(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    if not data:
+        return b"\x80"
+    i = rng.randrange(len(data))
+    return data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1 :]
+
+
+def insert_nul(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    i = rng.randrange(len(data) + 1)
+    return data[:i] + b"\x00" + data[i:]
+
+
+def insert_invalid_utf8(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    i = rng.randrange(len(data) + 1)
+    return data[:i] + rng.choice(_INVALID_UTF8) + data[i:]
+
+
+def insert_token(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    i = rng.randrange(len(data) + 1)
+    return data[:i] + rng.choice(_TOKENS) + data[i:]
+
+
+def replace_number(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    digits = [i for i, b in enumerate(data) if 48 <= b <= 57]
+    if not digits:
+        return insert_token(data, rng, ())
+    i = rng.choice(digits)
+    j = i
+    while j < len(data) and 48 <= data[j] <= 57:
+        j += 1
+    return data[:i] + rng.choice(_NUMBERS) + data[j:]
+
+
+def reindent(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    lines = _lines(data)
+    i = rng.randrange(len(lines))
+    lines[i] = rng.choice((b"", b" ", b"\t", b"        ", b" \t ")) + lines[i].lstrip(b" \t")
+    return b"".join(lines)
+
+
+def nest(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    """Deep nesting: recursion bombs for YAML/JSON readers."""
+    depth = rng.choice((50, 1_000, 20_000))
+    opener = rng.choice((b"[", b"{a: ", b"- ", b"("))
+    i = rng.randrange(len(data) + 1)
+    return data[:i] + opener * depth + data[i:]
+
+
+def reencode(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
+    """BOMs and UTF-16 (a PowerShell redirect), with or without a BOM, or a stray BOM."""
+    text = data.decode("utf-8", errors="replace")
+    choice = rng.randrange(5)
+    if choice == 0:
+        return codecs.BOM_UTF8 + data
+    if choice == 1:
+        return text.encode("utf-16")  # BOM + native (LE) order
+    if choice == 2:
+        return codecs.BOM_UTF16_BE + text.encode("utf-16-be")
+    if choice == 3:
+        return text.encode("utf-16-le")  # no BOM: must be a located error, not garbage
+    return data + codecs.BOM_UTF16_LE
+
+
+MUTATORS: tuple[Mutator, ...] = (
+    delete_line, duplicate_line, repeat_line, swap_lines, truncate, splice, flip_byte, insert_nul,
+    insert_invalid_utf8, insert_token, replace_number, reindent, nest, reencode,
+)  # fmt: skip
+
+
+def mutate(data: bytes, rng: random.Random, others: Sequence[bytes] = ()) -> bytes:
+    """One to four mutations stacked (weighted towards line-level edits)."""
+    for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
+        data = rng.choice(MUTATORS)(data, rng, others)
+    return data
+
+
+# --- targets ---------------------------------------------------------------------------------
+
+
+def topology_located(error: BaseException) -> bool:
+    from linter.topology.errors import TopologyParseError
+
+    return (
+        isinstance(error, TopologyParseError)
+        and error.line >= 1
+        and error.column >= 1
+        and str(error).startswith(f"{error.path}:{error.line}:{error.column}: ")
+    )
+
+
+def cluster_located(error: BaseException) -> bool:
+    from cluster_engine.errors import ClusterInputError
+
+    return (
+        isinstance(error, ClusterInputError)
+        and error.line is not None
+        and error.line >= 1
+        and str(error).startswith(f"{error.path}:{error.line}")
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    """A parser under fuzz: ``load`` reads a file; ``located`` accepts our own located errors."""
+
+    name: str
+    seeds: Callable[[], list[bytes]]
+    load: Callable[[Path], object]
+    located: Callable[[BaseException], bool]
+    suffix: str = ".txt"
+
+
+def _topology_seeds() -> list[bytes]:
+    from tests.conftest import corpus_files, corpus_text
+
+    seeds = [corpus_text(p).encode("utf-8") for p in corpus_files("topologies")]
+    seeds += [p.read_bytes() for p in sorted((ROOT / "fixtures").glob("examples/*.txt"))]
+    return seeds
+
+
+def _load_topology(path: Path) -> object:
+    from linter.topology.parse import parse_file
+
+    return parse_file(path)
+
+
+def _cli_seeds() -> list[bytes]:
+    from tests.conftest import corpus_files
+
+    return [p.read_bytes() for p in corpus_files("cli", "*")]
+
+
+def _yaml_seeds() -> list[bytes]:
+    base = ROOT / "fixtures" / "cluster"
+    return [p.read_bytes() for p in sorted(base.rglob("*")) if p.suffix in {".yaml", ".yml"}]
+
+
+def _load_plan(path: Path) -> object:
+    from cluster_engine.plan import load_plan
+
+    return load_plan(path)
+
+
+TARGETS: dict[str, Target] = {
+    "topology": Target("topology", _topology_seeds, _load_topology, topology_located),
+    "plan": Target("plan", _yaml_seeds, _load_plan, cluster_located, ".yaml"),
+}
+
+
+def register(target: Target) -> None:
+    TARGETS[target.name] = target
+
+
+# --- one case --------------------------------------------------------------------------------
+
+
+class CaseTimeout(Exception):
+    """A case ran past its time limit (raised from a SIGALRM handler: a hang is a failure)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise CaseTimeout(f"no result after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Failure:
+    target: str
+    signature: str  # exception type @ innermost frame of ours: one bug, however often hit
+    message: str
+    data: bytes = field(repr=False)
+
+
+def signature(error: BaseException) -> str:
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [f for f in frames if _ours(f.filename)]
+    frame = (ours or frames or [None])[-1]
+    where = "?" if frame is None else f"{_short(frame.filename)}:{frame.name}"
+    return f"{type(error).__name__} @ {where}"
+
+
+def _ours(filename: str) -> bool:
+    try:
+        rel = Path(filename).resolve().relative_to(ROOT)
+    except ValueError:
+        return False
+    return rel.parts[0] in OUR_PACKAGES
+
+
+def _short(filename: str) -> str:
+    try:
+        return str(Path(filename).resolve().relative_to(ROOT))
+    except ValueError:
+        return Path(filename).name
+
+
+def run_case(target: Target, data: bytes, workdir: Path, seconds: float = 2.0) -> Failure | None:
+    """Feed ``data`` to ``target`` as a file; None when the outcome is acceptable."""
+    path = workdir / f"case{target.suffix}"
+    path.write_bytes(data)
+    try:
+        with time_limit(seconds):
+            target.load(path)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:
+        if target.located(error):
+            return None
+        message = str(error).splitlines()[0][:200] if str(error) else ""
+        return Failure(target.name, signature(error), message, data)
+    return None
+
+
+def fuzz(
+    target: Target, cases: int, seed: int, workdir: Path, seconds: float = 2.0
+) -> Iterator[tuple[bytes, Failure | None]]:
+    """``cases`` mutated inputs drawn round-robin over the seeds, with their verdicts."""
+    seeds = target.seeds()
+    if not seeds:
+        return
+    rng = random.Random(seed)
+    for i in range(cases):
+        data = mutate(seeds[i % len(seeds)], rng, seeds)
+        yield data, run_case(target, data, workdir, seconds)
