@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from linter.report.model import Report, ReportKind, Summary
+from linter.topology.diff import diff as match
+from linter.topology.model import Description
+from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.framework import Finding, Rule, Severity, run
+from rules.topology import TOPOLOGY_RULES
+from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
 from rules.verdict import plan_of, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
@@ -109,3 +114,71 @@ def finish(
         plan=plan_of(ordered) if with_verdict else None,
         summary=Summary.of(ordered),
     )
+
+
+def lint(description: Description, settings: Settings = Settings()) -> Report:
+    """Lint one describe() model (KS1xx rules): names that will shift in a later version."""
+    return lint_all((description,), settings)
+
+
+def lint_all(descriptions: Iterable[Description], settings: Settings = Settings()) -> Report:
+    """Lint several describe() models into one report (``ksafe lint FILE...``)."""
+    rules = selected(TOPOLOGY_RULES, settings)
+    severities = severity_overrides(rules, settings)
+    findings: list[Finding] = []
+    inputs: dict[str, str] = {}
+    for i, description in enumerate(descriptions):
+        subject = LintSubject(description, settings.application_id)
+        findings += run(rules, "topology", subject, severities=severities)
+        if description.path:
+            inputs["topology" if i == 0 else f"topology-{i + 1}"] = description.path
+    return finish("lint", findings, settings, inputs=inputs)
+
+
+def diff(
+    before: Description | None,
+    after: Description | None,
+    settings: Settings = Settings(),
+    *,
+    streams_before: StreamsConfig | None = None,
+    streams_after: StreamsConfig | None = None,
+    streams_version_before: str | None = None,
+    streams_version_after: str | None = None,
+) -> Report:
+    """Judge the upgrade ``before`` -> ``after`` (KS2xx rules on the topology diff, KS3xx on the
+    Streams configs when given; either half may be absent) with a verdict and deployment plan.
+
+    The application id used to name changelog/repartition topics is ``settings.application_id``,
+    else ``application.id`` of the after (or before) config. Raises
+    :class:`~linter.topology.streams_config.StreamsConfigError` for a config value Streams rejects.
+    """
+    for cfg in (streams_before, streams_after):
+        if cfg is not None:
+            cfg.optimizations()  # fail early, located, on values Streams would reject
+    app = settings.application_id or next(
+        (c.application_id for c in (streams_after, streams_before) if c and c.application_id),
+        None,
+    )
+    state_dir = next(
+        (c.state_dir for c in (streams_after, streams_before) if c and c.state_dir), None
+    )
+    rules = selected(TOPOLOGY_RULES, settings)
+    severities = severity_overrides(rules, settings)
+    findings: list[Finding] = []
+    inputs: dict[str, str] = {}
+    if before is not None and after is not None:
+        subject = DiffSubject(match(before, after), application_id=app, state_dir=state_dir)
+        findings += run(rules, "topology-diff", subject, severities=severities)
+        inputs.update({"before": before.path or "", "after": after.path or ""})
+    if streams_before is not None or streams_after is not None:
+        config = diff_configs(
+            streams_before,
+            streams_after,
+            version_before=streams_version_before,
+            version_after=streams_version_after,
+        )
+        findings += run(rules, "streams-config", ConfigSubject(config), severities=severities)
+        for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
+            if cfg is not None and cfg.path:
+                inputs[name] = cfg.path
+    return finish("diff", findings, settings, inputs={k: v for k, v in inputs.items() if v})

@@ -16,6 +16,7 @@ from linter.config import Config, ConfigError, load_config
 from linter.report import FORMATS, render
 from linter.report.model import Report
 from linter.topology.parse import TopologyParseError
+from linter.topology.streams_config import StreamsConfigError
 from rules.framework import Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -23,6 +24,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # Errors a user can cause with their input: printed as one line (``path:line:col: ...``), exit 2.
 USER_ERRORS: tuple[type[Exception], ...] = (
     TopologyParseError,
+    StreamsConfigError,
     ClusterInputError,
     ConfigError,
     OSError,

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import json
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from linter.cli.common import write_output
+from linter.cli.common import (
+    config_option,
+    effective_fail_on,
+    emit,
+    fail_on_option,
+    load,
+    output_options,
+    write_output,
+)
 from linter.topology.model import Description
 from linter.topology.parse import parse_file
 
@@ -38,4 +48,127 @@ def schema_command(what: str) -> None:
     click.echo(json.dumps(schema_of(what), indent=2, sort_keys=True))
 
 
-COMMANDS: tuple[click.Command, ...] = (parse_command, schema_command)
+@click.command("lint")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
+@output_options
+@fail_on_option
+@config_option
+def lint_command(
+    files: tuple[Path, ...],
+    application_id: str | None,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    config_path: Path | None,
+) -> None:
+    """Lint describe() texts: stores, repartition topics and operators left with generated
+    names (each finding gives the DSL call that names it)."""
+    from linter import api
+
+    config = load(config_path)
+    settings = config.settings_for(files[0])
+    if application_id is not None:
+        settings = replace(settings, application_id=application_id)
+    report = api.lint_all([parse_file(f) for f in files], settings)
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings)))
+
+
+@click.command("diff")
+@click.argument("before", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("after", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
+@click.option("--config-before", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Streams .properties of the running version.")
+@click.option("--config-after", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Streams .properties of the new version.")
+@click.option("--streams-version-before", default=None, help="Kafka Streams version running now.")
+@click.option("--streams-version-after", default=None, help="Kafka Streams version to deploy.")
+@output_options
+@fail_on_option
+@config_option
+def diff_command(
+    before: Path | None,
+    after: Path | None,
+    application_id: str | None,
+    config_before: Path | None,
+    config_after: Path | None,
+    streams_version_before: str | None,
+    streams_version_after: str | None,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    config_path: Path | None,
+) -> None:
+    """Judge the upgrade from BEFORE to AFTER (two describe() texts) and print a verdict and a
+    deployment plan. With --config-before/--config-after, also judge the Streams configuration
+    change (the configs can be checked without topologies)."""
+    from linter import api
+    from linter.topology.streams_config import parse_properties_file
+
+    if (before is None) != (after is None):
+        raise click.UsageError("give both BEFORE and AFTER, or neither (config-only diff)")
+    config = load(config_path)
+    anchor = after or config_after or config_before
+    settings = config.settings_for(anchor) if anchor is not None else config.settings
+    paths = config.for_path(anchor) if anchor is not None else None
+    if config_before is None and paths is not None and paths.properties_before:
+        config_before = Path(paths.properties_before)
+    if config_after is None and paths is not None and paths.properties_after:
+        config_after = Path(paths.properties_after)
+    if before is None and config_before is None and config_after is None:
+        raise click.UsageError("nothing to compare: give BEFORE AFTER and/or --config-before/after")
+    if application_id is not None:
+        settings = replace(settings, application_id=application_id)
+    report = api.diff(
+        parse_file(before) if before is not None else None,
+        parse_file(after) if after is not None else None,
+        settings,
+        streams_before=parse_properties_file(config_before) if config_before else None,
+        streams_after=parse_properties_file(config_after) if config_after else None,
+        streams_version_before=streams_version_before,
+        streams_version_after=streams_version_after,
+    )
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings)))
+
+
+@click.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def rules_command(fmt: str) -> None:
+    """List every rule: id, name, default severity, impact and summary."""
+    from rules.catalogue import ALL_RULES
+
+    rows = [(r.id, r.name, r.severity.value, r.impact.value, r.summary) for r in ALL_RULES]
+    if fmt == "json":
+        keys = ("id", "name", "severity", "impact", "summary")
+        click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
+        return
+    header = ("ID", "NAME", "SEVERITY", "IMPACT", "SUMMARY")
+    widths = [max(len(str(x[i])) for x in [header, *rows]) for i in range(4)]
+    for row in [header, *rows]:
+        cells = [str(c).ljust(w) for c, w in zip(row[:4], widths, strict=True)]
+        click.echo("  ".join([*cells, row[4]]).rstrip())
+
+
+@click.command("explain")
+@click.argument("rule_ref", metavar="RULE")
+def explain_command(rule_ref: str) -> None:
+    """Print a rule's documentation (by id, e.g. KS201, or name, e.g. store-renamed)."""
+    from rules.catalogue import ALL_RULES
+    from rules.framework import find_rule
+
+    found = find_rule(ALL_RULES, rule_ref)
+    if found is None:
+        raise click.BadParameter(f"no rule {rule_ref!r} (see ksafe rules)", param_hint="RULE")
+    click.echo(f"{found.id} {found.name} ({found.severity.value}, {found.impact.value})\n")
+    click.echo(found.doc)
+
+
+COMMANDS: tuple[click.Command, ...] = (
+    parse_command,
+    schema_command,
+    lint_command,
+    diff_command,
+    rules_command,
+    explain_command,
+)

@@ -41,8 +41,9 @@ def allowed_values(target: tuple[int, int] | None) -> tuple[str, ...]:
     subject="streams-config",
 )
 def upgrade_from_required(subject: ConfigSubject) -> Iterator[Hit]:
-    """A library upgrade from Kafka Streams 3.4 or older needs ``upgrade.from`` and two bounces;
-    an invalid ``upgrade.from`` value stops the application.
+    """A Streams upgrade from 3.4 or older needs ``upgrade.from`` and two bounces.
+
+    An invalid ``upgrade.from`` value stops the application at start-up.
 
     Why: rolling upgrades from 3.4 or below change the rebalance metadata, the foreign-key-join
     and the repartition-topic (KIP-904) formats. Old and new instances only understand each

@@ -1,0 +1,76 @@
+"""Plain-text report for terminals: one block per finding, then the summary, the verdict and the
+deployment plan (the last thing a reader sees). ANSI colour only when asked for."""
+
+from __future__ import annotations
+
+from linter.report.model import Report
+from rules.framework import Finding, Location, Severity
+from rules.verdict import Verdict
+
+_COLOR = {
+    Severity.ERROR: "\033[31m",
+    Severity.WARNING: "\033[33m",
+    Severity.INFO: "\033[36m",
+    Verdict.UNSAFE: "\033[1;31m",
+    Verdict.SAFE_WITH_RESTORE: "\033[1;33m",
+    Verdict.SAFE: "\033[1;32m",
+}
+_RESET = "\033[0m"
+
+
+def _paint(text: str, key: Severity | Verdict, color: bool) -> str:
+    return f"{_COLOR[key]}{text}{_RESET}" if color else text
+
+
+def _where(loc: Location) -> str:
+    where = loc.path or "<input>"
+    if loc.line:
+        where += f":{loc.line}"
+        if loc.column:
+            where += f":{loc.column}"
+    return where
+
+
+def _finding(f: Finding, color: bool) -> list[str]:
+    head = _where(f.locations[0]) + ": " if f.locations else ""
+    sev = _paint(f.severity.value, f.severity, color)
+    lines = [f"{head}{sev} {f.rule} {f.name}: {f.message}"]
+    for loc in f.locations[1:]:
+        lines.append(f"    {loc.side or 'also'}: {_where(loc)}")
+    if f.resources:
+        lines.append("    resources: " + ", ".join(f"{r.kind} {r.name}" for r in f.resources))
+    if f.remediation:
+        lines.append(f"    fix: {f.remediation}")
+    if f.acknowledged is not None:
+        lines.append(f"    acknowledged: {f.acknowledged}")
+    lines.append(f"    fingerprint: {f.fingerprint}")
+    return lines
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def render_text(report: Report, *, color: bool = False) -> str:
+    out: list[str] = []
+    for f in report.findings:
+        out += _finding(f, color)
+    if not report.findings:
+        out.append("No findings.")
+    s = report.summary
+    out.append("")
+    summary = (
+        f"{_plural(s.errors, 'error')}, {_plural(s.warnings, 'warning')}, "
+        f"{_plural(s.infos, 'info')}"
+    )
+    if s.acknowledged:
+        summary += f", {s.acknowledged} acknowledged"
+    out.append(f"Summary: {summary}")
+    if report.verdict is not None:
+        out.append("Verdict: " + _paint(report.verdict.value, report.verdict, color))
+    if report.plan is not None:
+        out.append(f"Deployment plan: {report.plan.strategy.value}")
+        out.append(f"  why: {report.plan.why}")
+        for i, step in enumerate(report.plan.steps, 1):
+            out.append(f"  {i}. {step}")
+    return "\n".join(out) + "\n"
