@@ -122,6 +122,10 @@ class Topology:
     subtopologies: tuple[Subtopology, ...]
     name: str | None = None
     position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
+    # The text's layout: "legacy-1.0" for AK 1.0.x (`Sub-topologies:` / `Global Stores:`), whose
+    # sub-topology ids were assigned by source-node name (ids of global stores are invented).
+    # Like positions, it is not part of equality: both layouts can describe the same graph.
+    layout: Literal["describe", "legacy-1.0"] = field(default="describe", compare=False, hash=False)
 
     def nodes(self) -> Iterator[tuple[Subtopology, Node]]:
         for sub in self.subtopologies:
