@@ -24,6 +24,7 @@ from linter.report.diagram import Diagram, Marks, build_diagram
 from linter.report.marks import marks_for
 from linter.report.model import Report
 from linter.report.timeline import TimelineStep, timeline_from_simulation
+from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description
 from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
 from rules.verdict import Verdict
@@ -97,7 +98,7 @@ def render_html(
     *,
     before: Description | None = None,
     after: Description | None = None,
-    diff: object | None = None,
+    diff: TopologyDiff | None = None,
     timeline: Any | None = None,
     application_id: str | None = None,
     title: str | None = None,
@@ -136,7 +137,7 @@ def build_context(
     *,
     before: Description | None = None,
     after: Description | None = None,
-    diff: object | None = None,
+    diff: TopologyDiff | None = None,
     timeline: Any | None = None,
     application_id: str | None = None,
     title: str | None = None,
@@ -333,7 +334,7 @@ def doc_blocks(doc: str) -> list[dict[str, str]]:
 def _diagrams(
     before: Description | None,
     after: Description | None,
-    diff: object | None,
+    diff: TopologyDiff | None,
     application_id: str | None,
     resources: list[tuple[str, str, str]],
 ) -> list[Diagram]:

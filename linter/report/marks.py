@@ -7,14 +7,16 @@ and moved elements.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from linter.report.diagram import Mark, Marks
+from linter.topology.diff import Matching, Pair, SubtopologyInfo, TopologyDiff
 from linter.topology.model import Description, Source
 
 
-def marks_for(before: Description, after: Description, diff: object | None) -> tuple[Marks, Marks]:
+def marks_for(
+    before: Description, after: Description, diff: TopologyDiff | None
+) -> tuple[Marks, Marks]:
     if diff is not None:
         return marks_from_diff(diff)
     return marks_by_name(before, after)
@@ -61,61 +63,49 @@ def marks_by_name(before: Description, after: Description) -> tuple[Marks, Marks
     )
 
 
-def marks_from_diff(diff: Any) -> tuple[Marks, Marks]:
-    """Marks from a topology diff (matched pairs with what changed, added, removed)."""
-    before: dict[str, dict[Any, Mark]] = {"nodes": {}, "stores": {}, "topics": {}, "subs": {}}
-    after: dict[str, dict[Any, Mark]] = {"nodes": {}, "stores": {}, "topics": {}, "subs": {}}
-    for key, attr in (("nodes", "nodes"), ("stores", "stores"), ("topics", "topics"),
-                      ("subs", "subtopologies")):
-        part = getattr(diff, attr, None)
-        if part is None:
-            continue
-        for item in _items(part, "removed"):
+def marks_from_diff(diff: TopologyDiff) -> tuple[Marks, Marks]:
+    """Marks from the diff's matching: its pairs (with what changed), added and removed."""
+    before: dict[str, dict[Any, Mark]] = {"n": {}, "s": {}, "t": {}, "b": {}}
+    after: dict[str, dict[Any, Mark]] = {"n": {}, "s": {}, "t": {}, "b": {}}
+    parts: tuple[tuple[str, Matching[Any]], ...] = (
+        ("n", diff.nodes), ("s", diff.stores), ("t", diff.topics), ("b", diff.subtopologies),
+    )
+    for key, matching in parts:
+        for item in matching.removed:
             before[key][_name(item)] = Mark("removed")
-        for item in _items(part, "added"):
+        for item in matching.added:
             after[key][_name(item)] = Mark("added")
-        for pair in _items(part, "matched"):
-            old, new = _name(_pick(pair, "before", 0)), _name(_pick(pair, "after", 1))
+        for pair in matching.pairs:
+            old, new = _name(pair.before), _name(pair.after)
             status, note = _change(pair, old, new)
             if status:
-                before[key][old] = Mark(status, other=new if old != new else None, note=note)
-                after[key][new] = Mark(status, other=old if old != new else None, note=note)
+                before[key][old] = Mark(status, other=str(new) if old != new else None, note=note)
+                after[key][new] = Mark(status, other=str(old) if old != new else None, note=note)
     return (
-        Marks(before["nodes"], before["stores"], before["topics"], before["subs"]),
-        Marks(after["nodes"], after["stores"], after["topics"], after["subs"]),
+        Marks(before["n"], before["s"], before["t"], before["b"]),
+        Marks(after["n"], after["s"], after["t"], after["b"]),
     )
 
 
-def _items(part: Any, name: str) -> Iterable[Any]:
-    value = getattr(part, name, None)
-    if value is None and isinstance(part, dict):
-        value = part.get(name)
-    return sorted(value or (), key=repr)
-
-
-def _pick(pair: Any, attr: str, index: int) -> Any:
-    if hasattr(pair, attr):
-        return getattr(pair, attr)
-    return pair[index]
-
-
 def _name(item: Any) -> Any:
-    for attr in ("name", "id"):
-        if hasattr(item, attr):
-            return getattr(item, attr)
-    return item
+    if isinstance(item, SubtopologyInfo):
+        return item.id
+    return item.name
 
 
-def _change(pair: Any, old: Any, new: Any) -> tuple[str, str]:
-    """(status, note) of a matched pair: renamed, moved, changed, or "" when the same."""
-    moved = bool(getattr(pair, "moved", False))
-    changes = getattr(pair, "changes", None) or getattr(pair, "changed", None) or ()
-    if isinstance(changes, bool):
-        changes = ("changed",) if changes else ()
-    note = ", ".join(sorted(str(c) for c in changes))
-    if old != new:
-        return "renamed", note
-    if moved:
+def _change(pair: Pair[Any], old: Any, new: Any) -> tuple[str, str]:
+    """(status, note) of a matched pair: renamed, moved, changed, or "" when nothing differs."""
+    changes = set(pair.changes)
+    sub_before = getattr(pair.before, "subtopology", None)
+    sub_after = getattr(pair.after, "subtopology", None)
+    notes = []
+    if "subtopology" in changes and sub_before != sub_after:
+        notes.append(f"sub-topology {sub_before} \u2192 {sub_after}")
+    notes.extend(sorted(changes - {"renamed", "subtopology"}))
+    note = "; ".join(notes)
+    if old != new or "renamed" in changes:
+        return ("moved" if isinstance(old, int) else "renamed"), note
+    if "subtopology" in changes:
         return "moved", note
     if changes:
         return "changed", note

@@ -58,12 +58,22 @@ class TimelineStep:
 
 
 def timeline_from_simulation(simulation: Any) -> tuple[TimelineStep, ...]:
-    """Adapt the simulator's output (an iterable of per-step summaries, or an object with a
-    ``steps`` attribute) to :class:`TimelineStep` rows; :class:`TimelineStep` rows pass through."""
-    items: Iterable[Any] = getattr(simulation, "steps", simulation)
+    """Adapt the simulator's output to :class:`TimelineStep` rows: a
+    :class:`~cluster_engine.simulate.Simulation` (its ``summaries()``, titled from its plan's
+    steps), or an iterable of per-step summaries; :class:`TimelineStep` rows pass through."""
+    steps: dict[int, Any] = {}
+    items: Iterable[Any] = simulation
+    if callable(getattr(simulation, "summaries", None)):
+        items = simulation.summaries()
+        plan = getattr(simulation, "plan", None)
+        steps = {int(s.index): s for s in getattr(plan, "steps", ())}
     out: list[TimelineStep] = []
     for item in items:
-        out.append(item if isinstance(item, TimelineStep) else _from_summary(item))
+        if isinstance(item, TimelineStep):
+            out.append(item)
+        else:
+            index = _get(item, "step", "index")
+            out.append(_from_summary(item, steps.get(index) if isinstance(index, int) else None))
     return tuple(out)
 
 
@@ -84,28 +94,42 @@ def _count(value: Any) -> int:
     return len(value)
 
 
-def _from_summary(summary: Any) -> TimelineStep:
-    step = _get(summary, "step")
-    index = _get(summary, "index", default=_get(step, "index", default=-1))
-    action = _get(summary, "action", default=_get(step, "action", default="snapshot"))
+def _from_summary(summary: Any, step: Any = None) -> TimelineStep:
+    """One simulator summary. Counts are the worst seen during the step (a rolling restart's
+    worst batch) where the simulator knows it, since that is what producers live through."""
+    index = _get(summary, "step", "index")
+    index = -1 if index is None else int(index)
+    action = str(_get(summary, "action", default=_get(step, "action", default="snapshot")))
     line = _get(summary, "line", default=_get(step, "line"))
     title = _get(summary, "title", "description", default=None) or _describe_step(step, action)
     features = _get(summary, "features", "finalized_features", default={}) or {}
     throttles = _get(summary, "throttles", "active_throttles", default=()) or ()
+    if isinstance(throttles, Mapping):
+        throttles = [f"{k}={v}" for k, v in throttles.items()]
     down = _get(summary, "nodes_down", "brokers_down", "down", default=()) or ()
+    fenced = _get(summary, "fenced", default=()) or ()
+    notes = [str(n) for n in (_get(summary, "notes", default=()) or ())]
+    notes += [f"refused: {r}" for r in (_get(summary, "refused", default=()) or ())]
+    notes += [f"fenced: {', '.join(str(n) for n in sorted(fenced))}"] if fenced else []
+    after_min_isr = _count(_get(summary, "under_min_isr"))
+    worst_min_isr = _count(_get(summary, "worst_under_min_isr", default=after_min_isr))
+    after_offline = _count(_get(summary, "offline"))
+    worst_offline = _count(_get(summary, "worst_offline", default=after_offline))
+    if (worst_min_isr, worst_offline) != (after_min_isr, after_offline):
+        notes.append(f"after the step: {after_min_isr} under min ISR, {after_offline} offline")
     return TimelineStep(
-        index=int(index),
-        action=str(action),
+        index=index,
+        action=action,
         title=str(title),
         line=int(line) if line else None,
-        under_min_isr=_count(_get(summary, "under_min_isr")),
-        offline=_count(_get(summary, "offline")),
+        under_min_isr=worst_min_isr,
+        offline=worst_offline,
         under_replicated=_count(_get(summary, "under_replicated", "urp")),
         nodes_down=tuple(sorted(int(n) for n in down)),
         features={str(k): int(v) for k, v in sorted(dict(features).items())},
         throttles=tuple(sorted(str(t) for t in throttles)),
         reassignments=_count(_get(summary, "reassignments", "reassignments_in_flight")),
-        notes=tuple(str(n) for n in (_get(summary, "notes", default=()) or ())),
+        notes=tuple(notes),
     )
 
 
@@ -113,12 +137,15 @@ def _describe_step(step: Any, action: str) -> str:
     if step is None:
         return "cluster snapshot" if action == "snapshot" else action
     parts = [action]
-    for name in ("nodes", "brokers", "id", "version", "feature", "level", "release_version",
-                 "scope", "entity", "key", "value", "topic", "throttle", "type"):
+    for name in ("nodes", "brokers", "id", "at_once", "version", "feature", "level",
+                 "release_version", "scope", "entity", "key", "value", "topic", "partitions",
+                 "throttle", "type"):
         value = _get(step, name)
         if value is None or value == () or value is False:
             continue
-        if isinstance(value, tuple | list):
+        if name == "partitions" and isinstance(value, tuple | list):
+            value = len(value)
+        elif isinstance(value, tuple | list):
             value = ", ".join(str(v) for v in value)
         parts.append(f"{name.replace('_', '-')}={value}")
     note = _get(step, "note")
