@@ -16,11 +16,12 @@ GIT_ENV = {
 
 
 class Repo:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, init: bool = True) -> None:
         self.root = root
-        root.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "commit.gpgsign", "false")
+        if init:
+            root.mkdir(parents=True, exist_ok=True)
+            self.git("init", "-q", "-b", "main")
+            self.git("config", "commit.gpgsign", "false")
 
     def git(self, *args: str) -> str:
         done = subprocess.run(
