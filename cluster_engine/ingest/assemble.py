@@ -287,9 +287,21 @@ class _Builder:
         elif b.entity_type == "topic":
             entity = b.entity_name
         self.configs[scope][entity]  # an entity described with no override has none: record it
+        mine = [
+            e for e in b.entries if b.legacy or e.source == own or (not b.all and e.source is None)
+        ]
+        # The block lists every dynamic value of its entity: a second block must list the same.
+        where = "cluster default" if entity is None else f"{b.entity_type} {entity}"
+        self.facts.put(
+            ("config-set", scope, entity),
+            tuple(sorted(e.name for e in mine)),
+            path,
+            b.line,
+            f"the set of {where} dynamic configs",
+        )
+        for e in mine:
+            self._config(path, e.line, scope, entity, e.name, e.value)
         for e in b.entries:
-            if b.legacy or e.source == own or (not b.all and e.source is None):
-                self._config(path, e.line, scope, entity, e.name, e.value)
             for source, name, value in e.synonyms:
                 if source == "DYNAMIC_DEFAULT_BROKER_CONFIG":
                     self._config(path, e.line, "cluster", None, name, value)
