@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from cluster_engine.snapshot import Snapshot
 from linter.report.model import Report
 from linter.topology.model import Description
 
@@ -15,4 +16,6 @@ def schema_of(what: str) -> dict[str, Any]:
         return TypeAdapter(Description).json_schema()
     if what == "report":
         return Report.model_json_schema()
+    if what == "snapshot":
+        return Snapshot.model_json_schema()
     raise KeyError(what)
