@@ -1,7 +1,113 @@
-"""Cluster change rules: one module per rule; this tuple is the catalogue of this half."""
+"""Cluster change rules: one module per rule; this tuple is the catalogue of this half.
+
+``cluster-step`` rules receive one :class:`~cluster_engine.simulate.Transition` (the step and
+the state before and after it); ``cluster`` rules receive the whole
+:class:`~cluster_engine.simulate.Simulation`. :func:`run_cluster` runs both kinds and puts the
+plan line of each finding's step on the finding.
+"""
 
 from __future__ import annotations
 
-from rules.framework import Rule
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 
-CLUSTER_RULES: tuple[Rule, ...] = ()
+from cluster_engine.simulate import Simulation
+from rules.cluster.broker_added_without_reassignment import broker_added_without_reassignment
+from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
+from rules.cluster.decommission_before_drain import decommission_before_drain
+from rules.cluster.decommission_overlap import decommission_overlap
+from rules.cluster.disk_usage_high import disk_usage_high
+from rules.cluster.elr_broker_min_isr_refused import elr_broker_min_isr_refused
+from rules.cluster.elr_cluster_min_isr_removal_refused import elr_cluster_min_isr_removal_refused
+from rules.cluster.elr_enable_rewrites_min_isr import elr_enable_rewrites_min_isr
+from rules.cluster.elr_state_cleared import elr_state_cleared
+from rules.cluster.feature_dependency_unmet import feature_dependency_unmet
+from rules.cluster.metadata_version_downgrade_blocked import metadata_version_downgrade_blocked
+from rules.cluster.metadata_version_irreversible import metadata_version_irreversible
+from rules.cluster.metadata_version_unsupported import metadata_version_unsupported
+from rules.cluster.min_isr_not_below_rf import min_isr_not_below_rf
+from rules.cluster.quorum_change_unsupported import quorum_change_unsupported
+from rules.cluster.quorum_concurrent_changes import quorum_concurrent_changes
+from rules.cluster.quorum_even_size import quorum_even_size
+from rules.cluster.quorum_static_config import quorum_static_config
+from rules.cluster.reassignment_duration import reassignment_duration
+from rules.cluster.reassignment_unthrottled import reassignment_unthrottled
+from rules.cluster.release_version_side_effects import release_version_side_effects
+from rules.cluster.restart_breaks_min_isr import restart_breaks_min_isr
+from rules.cluster.restart_without_urp_wait import restart_without_urp_wait
+from rules.cluster.throttle_left_behind import throttle_left_behind
+from rules.cluster.throttle_removed_mid_reassignment import throttle_removed_mid_reassignment
+from rules.cluster.throttle_too_low import throttle_too_low
+from rules.cluster.topic_creation_insufficient_brokers import topic_creation_insufficient_brokers
+from rules.cluster.unclean_election_enabled import unclean_election_enabled
+from rules.cluster.unclean_election_planned import unclean_election_planned
+from rules.framework import Finding, Hit, Rule, Severity, fingerprint, to_finding
+
+CLUSTER_RULES: tuple[Rule, ...] = (
+    metadata_version_unsupported,
+    metadata_version_downgrade_blocked,
+    metadata_version_irreversible,
+    feature_dependency_unmet,
+    release_version_side_effects,
+    throttle_too_low,
+    reassignment_unthrottled,
+    throttle_left_behind,
+    throttle_removed_mid_reassignment,
+    cancel_requires_unclean_election,
+    restart_breaks_min_isr,
+    restart_without_urp_wait,
+    decommission_before_drain,
+    decommission_overlap,
+    broker_added_without_reassignment,
+    quorum_change_unsupported,
+    quorum_concurrent_changes,
+    quorum_even_size,
+    quorum_static_config,
+    unclean_election_enabled,
+    unclean_election_planned,
+    elr_broker_min_isr_refused,
+    elr_cluster_min_isr_removal_refused,
+    elr_state_cleared,
+    elr_enable_rewrites_min_isr,
+    topic_creation_insufficient_brokers,
+    min_isr_not_below_rf,
+    disk_usage_high,
+    reassignment_duration,
+)
+
+
+def run_cluster(
+    rules: Iterable[Rule],
+    simulation: Simulation,
+    *,
+    severities: Mapping[str, Severity] | None = None,
+) -> list[Finding]:
+    """Run every cluster rule on ``simulation``; return sorted findings with plan lines.
+
+    A rule hitting the same resources at two steps gets distinct fingerprints (``#2``, ...) in
+    plan order, never from line numbers.
+    """
+    overrides = severities or {}
+    steps = simulation.plan.steps
+    findings: list[Finding] = []
+    for r in rules:
+        seen: Counter[str] = Counter()
+        for hit in _hits(r, simulation):
+            base = fingerprint(r.id, hit)
+            seen[base] += 1
+            if seen[base] > 1:
+                key = hit.key if hit.key is not None else base
+                hit = replace(hit, key=f"{key}#{seen[base]}")
+            finding = to_finding(r, hit, overrides.get(r.id))
+            line = steps[hit.step].line if hit.step is not None and hit.step < len(steps) else None
+            findings.append(finding.model_copy(update={"line": line}))
+    return sorted(findings, key=Finding.sort_key)
+
+
+def _hits(r: Rule, simulation: Simulation) -> Iterator[Hit]:
+    if r.subject == "cluster-step":
+        for t in simulation.transitions:
+            yield from r(t)
+    elif r.subject == "cluster":
+        yield from r(simulation)

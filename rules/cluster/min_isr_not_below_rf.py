@@ -1,0 +1,72 @@
+"""KC027 min-isr-not-below-rf."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cluster_engine.plan import AlterConfig, CreateTopic
+from cluster_engine.simulate import Simulation
+from cluster_engine.state import ClusterState
+from rules.cluster._common import at_step, on_snapshot, topic
+from rules.framework import Hit, Impact, Severity, rule
+
+
+def _offenders(state: ClusterState, topics: set[str] | None = None) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    table = state.table
+    for name, pids in table.pids_of_topic.items():
+        if topics is not None and name not in topics:
+            continue
+        rf = min(len(table.replicas[p]) for p in pids)
+        min_isr = state.topic_min_isr[name]
+        if rf >= 2 and min_isr >= rf:
+            out[name] = (min_isr, rf)
+    return out
+
+
+@rule(
+    id="KC027",
+    name="min-isr-not-below-rf",
+    severity=Severity.WARNING,
+    impact=Impact.AVAILABILITY,
+    subject="cluster",
+)
+def min_isr_not_below_rf(sim: Simulation) -> Iterator[Hit]:
+    """``min.insync.replicas`` is not below the replication factor: one broker down blocks writes.
+
+    Why: acks=all producers need ``min(min.insync.replicas, RF)`` in-sync replicas. With min ISR
+    equal to RF every restart, failure or reassignment of one replica broker rejects produce with
+    NOT_ENOUGH_REPLICAS and stops the high watermark (consumers stall).
+
+    Example:
+
+        - create-topic: {topic: audit, replication-factor: 2, configs: {min.insync.replicas: 2}}
+
+    Fix: use RF = min.insync.replicas + 1 (the usual RF=3, min ISR=2).
+    """
+    for name, (m, rf) in sorted(_offenders(sim.initial).items()):
+        yield on_snapshot(
+            f"Topic {name} has min.insync.replicas={m} with RF {rf}: one broker down blocks "
+            "acks=all producers.",
+            resources=[topic(name)],
+            remediation=f"Lower min.insync.replicas to {rf - 1} or raise the RF to {m + 1}.",
+            data={"min_isr": m, "rf": rf},
+        )
+    for t in sim.transitions:
+        step = t.step
+        if t.refused or not isinstance(step, AlterConfig | CreateTopic):
+            continue
+        if isinstance(step, AlterConfig) and step.key != "min.insync.replicas":
+            continue
+        before = _offenders(t.before)
+        for name, (m, rf) in sorted(_offenders(t.after).items()):
+            if name in before:
+                continue
+            yield at_step(
+                t,
+                f"After this step topic {name} has min.insync.replicas={m} with RF {rf}: one "
+                "broker down blocks acks=all producers.",
+                resources=[topic(name)],
+                remediation=f"Keep min.insync.replicas below the RF ({rf - 1} at most).",
+                data={"min_isr": m, "rf": rf},
+            )

@@ -1,0 +1,56 @@
+"""KC018 quorum-even-size."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cluster_engine.plan import AddController, RemoveController
+from cluster_engine.simulate import Simulation
+from rules.cluster._common import at_step, ids, on_snapshot
+from rules.framework import Hit, Impact, Resource, Severity, rule
+
+
+@rule(
+    id="KC018",
+    name="quorum-even-size",
+    severity=Severity.WARNING,
+    impact=Impact.AVAILABILITY,
+    subject="cluster",
+)
+def quorum_even_size(sim: Simulation) -> Iterator[Hit]:
+    """The controller quorum has an even number of voters.
+
+    Why: a majority of 2n voters is n+1, so 2n voters survive as many failures as 2n-1 while
+    adding one more node that can fail; during a 1 -> 3 growth the 2-voter state cannot lose
+    either controller.
+
+    Example:
+
+        - add-controller: {id: 102}      # 1 voter -> 2
+
+    Fix: keep 1, 3 or 5 voters; grow 1 -> 3 by adding two voters back to back, each caught up
+    before the next, and plan the even step as short as possible.
+    """
+    voters = sim.initial.voters
+    if voters and len(voters) % 2 == 0:
+        yield on_snapshot(
+            f"The controller quorum has {len(voters)} voters ({ids(voters)}): it tolerates no "
+            "more failures than an odd quorum one smaller.",
+            resources=[Resource(kind="quorum", name="voters")],
+            remediation="Add or remove one controller to get an odd number of voters.",
+            key="snapshot",
+        )
+    final = len(sim.final.voters)
+    for t in sim.transitions:
+        if not isinstance(t.step, AddController | RemoveController) or t.refused:
+            continue
+        n = len(t.after.voters)
+        if n % 2 == 0:
+            lasting = " and the plan ends with it" if final % 2 == 0 else ""
+            yield at_step(
+                t,
+                f"After this step the quorum has {n} voters ({ids(t.after.voters)}){lasting}: "
+                f"it still tolerates only {(n - 1) // 2} failure(s).",
+                resources=[Resource(kind="quorum", name="voters")],
+                remediation="Follow with the next add/remove so the quorum is odd again.",
+            )

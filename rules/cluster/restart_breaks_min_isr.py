@@ -1,0 +1,73 @@
+"""KC011 restart-breaks-min-isr."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cluster_engine.plan import Restart, RollingRestart, UpgradeBinaries
+from cluster_engine.simulate import Transition
+from rules.cluster._common import at_step, ids, names, topic
+from rules.framework import Hit, Impact, Severity, rule
+
+
+@rule(
+    id="KC011",
+    name="restart-breaks-min-isr",
+    severity=Severity.ERROR,
+    impact=Impact.AVAILABILITY,
+    subject="cluster-step",
+)
+def restart_breaks_min_isr(t: Transition) -> Iterator[Hit]:
+    """A restart leaves partitions below min.insync.replicas (or offline) while it runs.
+
+    Why: a broker entering controlled shutdown is removed from every ISR at once
+    (4.1:MC/ReplicationControlManager.java:1427-1436). A partition whose ISR would drop below
+    ``min(min.insync.replicas, RF)`` rejects acks=all produce with NOT_ENOUGH_REPLICAS and, since
+    3.7, stops advancing its high watermark, so consumers stall too. With RF=3 and min ISR 2,
+    two brokers sharing partitions must never be down together.
+
+    Example:
+
+        - restart: {nodes: [1, 2]}          # 3 brokers, RF=3, min.insync.replicas=2
+
+    Fix: restart one broker at a time (``at-once: 1``) and wait for under-replicated partitions
+    to return to 0 before the next; or restart only brokers that share no partition.
+    """
+    if not isinstance(t.step, Restart | RollingRestart | UpgradeBinaries):
+        return
+    base = t.before.summary_health
+    bad = [
+        o
+        for o in t.outages
+        if o.health.under_min_isr > base.under_min_isr or o.health.offline > base.offline
+    ]
+    if not bad:
+        return
+    worst = max(bad, key=lambda o: (o.health.offline, o.health.under_min_isr))
+    h = worst.health
+    new_under = h.under_min_isr - base.under_min_isr
+    offline = h.offline - base.offline
+    topics = sorted(set(h.under_min_isr_topics) | set(h.offline_topics))
+    down = ids(worst.out)
+    lagging = worst.out - worst.down
+    lag_note = f" (broker(s) {ids(lagging)} still catching up)" if lagging else ""
+    off_note = f", {offline} of them offline" if offline > 0 else ""
+    yield at_step(
+        t,
+        f"With broker(s) {down} out of the ISRs{lag_note}, {new_under} partition(s) fall "
+        f"below min.insync.replicas{off_note}, in topic(s) {names(topics)}: acks=all producers "
+        "get NOT_ENOUGH_REPLICAS and consumers stall until the brokers are back in sync.",
+        resources=[topic(n) for n in topics],
+        remediation="Restart one broker at a time and wait for UnderReplicatedPartitions=0 "
+        "(and the broker unfenced) before the next one.",
+        key="|".join(topics),
+        data={
+            "brokers": sorted(worst.out),
+            "partitions": new_under,
+            "offline": offline,
+            "topics": topics,
+            "batches": [
+                {"down": sorted(o.out), "under_min_isr": o.health.under_min_isr} for o in bad
+            ],
+        },
+    )
