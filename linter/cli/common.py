@@ -127,8 +127,11 @@ def should_color(stream: IO[str] | None = None) -> bool:
     return bool(isatty and isatty())
 
 
-def emit(report: Report, fmt: str, output: Path | None, fail_on: Severity | None) -> int:
-    """Render and write ``report``; return the exit code (0 or 1) for ``fail_on``."""
+def emit(
+    report: Report, fmt: str, output: Path | None, fail_on: Severity | None, **html: Any
+) -> int:
+    """Render and write ``report``; return the exit code (0 or 1) for ``fail_on``. ``html``:
+    extra context for the HTML renderer (diagrams, timeline)."""
     color = output is None and fmt == "text" and should_color()
-    write_output(render(report, fmt, color=color), output)
+    write_output(render(report, fmt, color=color, **html), output)
     return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK

@@ -37,8 +37,13 @@ def renderer(fmt: str) -> Callable[..., str]:
     return func
 
 
-def render(report: Report, fmt: str, *, color: bool = False) -> str:
-    """The whole output of ``report`` in format ``fmt``. ``color`` only affects ``text``."""
+def render(report: Report, fmt: str, *, color: bool = False, **html: Any) -> str:
+    """The whole output of ``report`` in format ``fmt``. ``color`` only affects ``text``;
+    keyword arguments in ``html`` (``before``, ``after``, ``diff``, ``timeline``, ...) are passed
+    to the HTML renderer and ignored by the others."""
     func = renderer(fmt)
-    kwargs: dict[str, Any] = {"color": color} if fmt == "text" else {}
-    return func(report, **kwargs)
+    if fmt == "text":
+        return func(report, color=color)
+    if fmt == "html":
+        return func(report, **html)
+    return func(report)
