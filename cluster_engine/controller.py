@@ -75,16 +75,19 @@ def node_range(node: NodeState, feature: str) -> tuple[int, int] | None:
     return supported_range(feature, node.version)
 
 
-def _not_supported(state: ClusterState, feature: str, level: int) -> Refusal | None:
-    """``reasonNotSupported`` (4.1:MC/FeatureControlManager.java:321-374)."""
+def unsupported_nodes(state: ClusterState, feature: str, level: int) -> list[Refusal]:
+    """Every node that does not support ``feature=level``, as ``reasonNotSupported`` words it
+    (4.1:MC/FeatureControlManager.java:321-374). Controllers are checked from 3.7-IV0 on.
+    Nodes whose ranges and version are both unknown are skipped."""
     if level == 0 and feature != METADATA_VERSION:
-        return None
+        return []
     check_controllers = state.metadata_version >= CONTROLLER_REGISTRATION_MV
+    out: list[Refusal] = []
     for node in sorted(state.nodes.values(), key=lambda n: n.id):
         if not node.is_broker and not (node.is_controller and check_controllers):
             continue
         if feature not in node.supported and node.version is None:
-            continue  # nothing known about this node
+            continue
         span = node_range(node, feature)
         who = "Broker" if node.is_broker else "Controller"
         if span is None or span[1] == 0:
@@ -93,8 +96,13 @@ def _not_supported(state: ClusterState, feature: str, level: int) -> Refusal | N
             message = f"{who} {node.id} only supports versions {span[0]}-{span[1]}"
         else:
             continue
-        return Refusal("not-supported", feature, level, message, node=node.id)
-    return None
+        out.append(Refusal("not-supported", feature, level, message, node=node.id))
+    return out
+
+
+def _not_supported(state: ClusterState, feature: str, level: int) -> Refusal | None:
+    found = unsupported_nodes(state, feature, level)
+    return found[0] if found else None
 
 
 def feature_refusals(state: ClusterState, step: UpdateFeature) -> list[Refusal]:
