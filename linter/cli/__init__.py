@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from linter.cli import cluster, topology
+from linter.cli import cluster, fleet, topology
 from linter.cli.common import KsafeGroup
 
 
@@ -23,6 +23,8 @@ def ksafe() -> None:
 
 
 for command in topology.COMMANDS:
+    ksafe.add_command(command)
+for command in fleet.COMMANDS:
     ksafe.add_command(command)
 for command in cluster.COMMANDS:
     ksafe.add_command(command)

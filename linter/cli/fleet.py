@@ -1,0 +1,133 @@
+"""``ksafe fleet scan``: every app of a fleet at once, on Spark (local by default)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+
+from linter.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail_on_option, parse_fail_on
+
+
+@click.group("fleet")
+def fleet_group() -> None:
+    """Check a whole fleet of Kafka Streams apps (needs the spark extra and Java 17+)."""
+
+
+@click.command("scan")
+@click.argument("input_path", metavar="INPUT")
+@click.option("--out", "out", required=True,
+              help="Directory (or any Spark-writable URI) for the results.")
+@click.option("--master", default=None,
+              help="Spark master: local[N], spark://host:7077, yarn, k8s://... (default: "
+              "local[*], or spark-submit's --master when run under spark-submit).")
+@click.option("--input-format", type=click.Choice(["auto", "dir", "jsonl", "parquet"]),
+              default="auto", show_default=True,
+              help="dir: <app_id>/<version>.txt (+ .properties, DEPLOYED); jsonl; parquet.")
+@click.option("--plan", "plan", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="A cluster change plan: find the apps its add-partitions steps hit.")
+@click.option("--snapshot", "snapshot", default=None, type=click.Path(dir_okay=False, exists=True),
+              help="The cluster snapshot the plan applies to (partition counts before).")
+@click.option("--partitions", type=click.IntRange(min=1), default=None,
+              help="Spark partitions for the per-app stage (default: 4 x cores).")
+@click.option("--top", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Worst apps and risky edges kept in summary.json and the dashboard.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="What to print on stdout: a short text summary, or summary.json.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@fail_on_option
+def scan_command(
+    input_path: str, out: str, master: str | None, input_format: str, plan: str | None,
+    snapshot: str | None, partitions: int | None, top: int, fmt: str, quiet: bool,
+    fail_on: str | None,
+) -> None:  # fmt: skip
+    """Scan a fleet: lint every app's latest version, diff deployed -> latest (or each
+    consecutive pair), find cross-app lineage risks and, with --plan, the apps a cluster change
+    hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
+    """
+    from linter.api import Settings
+    from linter.fleet.cluster import load_changes
+    from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, session
+
+    ctx = click.get_current_context()
+    if snapshot and not plan:
+        raise click.UsageError("--snapshot needs --plan")
+    local = input_path[len("file://"):] if input_path.startswith("file://") else input_path
+    if "://" not in local and not os.path.exists(local):
+        click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
+        ctx.exit(EXIT_USAGE)
+    severity = parse_fail_on(fail_on)
+    changes = load_changes(plan, snapshot) if plan else ()
+    options = ScanOptions(
+        input=input_path, out=out, input_format=input_format,
+        partitions=partitions, changes=changes, plan=plan, settings=Settings(fail_on=severity),
+        top=top, progress=not quiet,
+    )  # fmt: skip
+
+    def log(message: str) -> None:
+        if not quiet:
+            click.echo(f"ksafe fleet: {message}", err=True)
+
+    started = time.monotonic()
+    try:
+        spark = session(master)
+    except FleetSetupError as error:
+        click.echo(f"ksafe: {error}", err=True)
+        ctx.exit(EXIT_USAGE)
+    ready = time.monotonic() - started
+    log(f"Spark {spark.version} on {spark.sparkContext.master} ready in {ready:.1f} s")
+    try:
+        result = run_scan(spark, options, log)
+    except Exception as error:  # Spark's own errors (missing path, bad table) -> one line
+        if isinstance(error, click.exceptions.Exit):
+            raise
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        click.echo(f"ksafe: fleet scan of {input_path} failed: {first}", err=True)
+        ctx.exit(EXIT_USAGE)
+    finally:
+        spark.stop()
+    summary = result.summary
+    log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
+    if fmt == "json":
+        sys.stdout.write(json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
+    else:
+        click.echo(_text(summary))
+    if not summary["consistent"]:
+        ctx.exit(EXIT_USAGE)
+    ranks = {"error": 3, "warning": 2, "info": 1}
+    failing = severity is not None and any(
+        count and ranks[name] >= severity.rank for name, count in summary["findings"].items()
+    )
+    ctx.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _text(summary: dict[str, object]) -> str:
+    s = summary
+    f = s["findings"]
+    assert isinstance(f, dict)
+    lineage = s["lineage"]
+    assert isinstance(lineage, dict)
+    lines = [
+        f"{s['rows_in']} descriptions of {s['apps_in']} apps: {s['apps_scanned']} scanned, "
+        f"{s['apps_quarantined']} quarantined",
+        f"findings: {f['error']} errors, {f['warning']} warnings, {f['info']} infos",
+        f"lineage: {lineage['edges']} app-to-app edges over {lineage['topics']} topics, "
+        f"{lineage['risky_edges']} risky",
+    ]
+    worst = s["worst_apps"]
+    assert isinstance(worst, list)
+    for app in worst[:10]:
+        lines.append(
+            f"  {app['app_id']}: {app['status']}, {app['errors']} errors, "
+            f"{app['warnings']} warnings"
+            + (f", verdict {app['verdict']}" if app.get("verdict") else "")
+        )
+    return "\n".join(lines)
+
+
+fleet_group.add_command(scan_command)
+
+COMMANDS: tuple[click.Command, ...] = (fleet_group,)

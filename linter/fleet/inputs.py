@@ -1,0 +1,99 @@
+"""The fleet table's three shapes, and turning a directory tree into rows (no Spark here).
+
+A fleet is rows of (``app_id``, ``version``, ``description``, optional ``properties``, optional
+``deployed``, optional ``timestamp``), given as:
+
+- a directory tree ``<app_id>/<version>.txt`` with optional ``<app_id>/<version>.properties``
+  (Streams config) and an optional ``<app_id>/DEPLOYED`` file holding the deployed version's name;
+- JSON Lines, one object per row with those keys;
+- Parquet with those columns.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Literal
+
+from linter.fleet.scan import MISSING_APP, Version
+
+InputFormat = Literal["dir", "jsonl", "parquet"]
+FORMATS: tuple[str, ...] = ("auto", "dir", "jsonl", "parquet")
+
+TABLE_SCHEMA = (
+    "app_id string, version string, description string, properties string, "
+    "deployed boolean, timestamp string"
+)
+COLUMNS = ("app_id", "version", "description", "properties", "deployed", "timestamp")
+DEPLOYED_MARKER = "DEPLOYED"
+
+_JSONL = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".json.gz")
+
+
+def detect_format(path: str, given: str = "auto") -> InputFormat:
+    """``given`` unless ``auto``: by suffix, then (local paths) by what the directory holds."""
+    if given != "auto":
+        return given  # type: ignore[return-value]
+    lower = path.rstrip("/").lower()
+    if lower.endswith(_JSONL):
+        return "jsonl"
+    if lower.endswith(".parquet"):
+        return "parquet"
+    local = path[len("file://"):] if path.startswith("file://") else path
+    if "://" not in local and os.path.isdir(local):
+        names = os.listdir(local)
+        if any(n.endswith(".parquet") for n in names) or "_SUCCESS" in names:
+            return "parquet"
+        if names and all(n.endswith(_JSONL) for n in names if not n.startswith((".", "_"))):
+            return "jsonl"
+    return "dir"
+
+
+def split_path(path: str) -> tuple[str, str] | None:
+    """``.../<app_id>/<file>`` -> ``(app_id, file)``; None for files outside an app directory."""
+    parts = path.rstrip("/").split("/")
+    if len(parts) < 2 or not parts[-2] or parts[-1].startswith((".", "_")):
+        return None
+    return parts[-2], parts[-1]
+
+
+def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
+    """One app directory's files ``(name, text)`` -> its versions.
+
+    ``<v>.txt`` is a description, ``<v>.properties`` its Streams config, ``DEPLOYED`` names the
+    deployed version; other files are ignored. A ``.properties`` without a ``.txt`` still yields a
+    version (without a description) so that it is reported, not dropped.
+    """
+    texts: dict[str, str] = {}
+    props: dict[str, str] = {}
+    deployed: str | None = None
+    for name, text in files:
+        if name == DEPLOYED_MARKER:
+            deployed = text.strip()
+        elif name.endswith(".txt"):
+            texts[name[: -len(".txt")]] = text
+        elif name.endswith(".properties"):
+            props[name[: -len(".properties")]] = text
+    return [
+        Version(
+            app_id=app_id,
+            version=v,
+            description=texts.get(v),
+            properties=props.get(v),
+            deployed=v == deployed,
+        )
+        for v in sorted(set(texts) | set(props))
+    ]
+
+
+def version_of(row: tuple[object, ...]) -> Version:
+    """A table row (in :data:`COLUMNS` order) -> :class:`Version`."""
+    app_id, version, description, properties, deployed, timestamp = row
+    return Version(
+        app_id=str(app_id) if app_id is not None else MISSING_APP,
+        version=str(version) if version is not None else "",
+        description=description if isinstance(description, str) else None,
+        properties=properties if isinstance(properties, str) else None,
+        deployed=bool(deployed),
+        timestamp=str(timestamp) if timestamp is not None else None,
+    )

@@ -1,0 +1,284 @@
+"""The fleet scan on Spark: the only module that imports pyspark, and only when a scan runs.
+
+Spark distributes; the per-app and per-slice work is :func:`linter.fleet.scan.scan_app` and
+:func:`linter.fleet.lineage.judge`, the same library code the CLI uses. The driver only sees
+counts, histograms and top-N lists: tables go from the executors straight to ``--out``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from linter.api import Settings
+from linter.fleet.inputs import (
+    COLUMNS,
+    TABLE_SCHEMA,
+    assemble,
+    detect_format,
+    split_path,
+    version_of,
+)
+from linter.fleet.lineage import edges, judge, slice_graph, slice_keys
+from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
+from linter.fleet.scan import Version, scan_app
+from rules.fleet.graph import AppFacts, PartitionChange
+
+if TYPE_CHECKING:
+    from pyspark import RDD
+    from pyspark.sql import DataFrame, SparkSession
+
+
+class FleetSetupError(RuntimeError):
+    """pyspark or Java is missing: the scan cannot start (the CLI exits 2 with this message)."""
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    input: str
+    out: str
+    input_format: str = "auto"
+    partitions: int | None = None  # shuffle partitions; None: 4 x default parallelism
+    changes: tuple[PartitionChange, ...] = ()
+    plan: str | None = None
+    settings: Settings = field(default_factory=Settings)
+    top: int = 50  # worst apps / risky edges kept in the JSON summary and the dashboard
+    progress: bool = True
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+def java_home() -> str | None:
+    """``JAVA_HOME``, else the JDK/JRE of the ``java`` on the PATH (symlinks resolved)."""
+    home = os.environ.get("JAVA_HOME")
+    if home and os.path.exists(os.path.join(home, "bin", "java")):
+        return home
+    java = shutil.which("java")
+    if java is None:
+        return None
+    return os.path.dirname(os.path.dirname(os.path.realpath(java)))
+
+
+def check_environment() -> None:
+    """Raise :class:`FleetSetupError` naming what is missing (pyspark, or Java 17+)."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError as error:
+        raise FleetSetupError(
+            "the fleet scan needs pyspark: pip install 'ksafe[spark]' (or bash scripts/setup.sh)"
+        ) from error
+    home = java_home()
+    if home is None:
+        raise FleetSetupError(
+            "the fleet scan needs Java 17+ for Spark: apt-get install openjdk-17-jre-headless "
+            "(or bash scripts/setup.sh), or set JAVA_HOME"
+        )
+    try:
+        probe = subprocess.run(
+            [os.path.join(home, "bin", "java"), "-version"],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise FleetSetupError(f"cannot run Java from {home}: {error}") from error
+    text = probe.stderr + probe.stdout
+    major = _java_major(text)
+    if probe.returncode != 0 or major is None or major < 17:
+        first = text.strip().splitlines()[0] if text.strip() else "no output"
+        raise FleetSetupError(f"Spark needs Java 17+; {home}/bin/java says: {first}")
+
+
+def _java_major(version_text: str) -> int | None:
+    import re
+
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', version_text)
+    if not match:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> SparkSession:
+    """A Spark session whose Python workers run this interpreter (and so this ksafe).
+
+    ``master`` None: the one spark-submit was given when run under it, else ``local[*]``.
+    """
+    check_environment()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    home = java_home()
+    if home and not os.environ.get("JAVA_HOME"):
+        os.environ["JAVA_HOME"] = home
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder
+    if master is not None or "PYSPARK_GATEWAY_PORT" not in os.environ:
+        builder = builder.master(master or "local[*]")
+    spark = (
+        builder.appName(app_name)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.python.worker.reuse", "true")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "false")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+# --- input -------------------------------------------------------------------------------------
+
+
+def _dir_app(item: tuple[str, Iterable[tuple[str, str]]]) -> tuple[str, list[Version]]:
+    app_id, files = item
+    return app_id, assemble(app_id, files)
+
+
+def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str]]]:
+    where = split_path(item[0])
+    if where is not None:
+        yield where[0], (where[1], item[1])
+
+
+def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:
+    """``(app_id, [Version, ...])`` per app, from any of the three input shapes."""
+    kind = detect_format(path, fmt)
+    if kind == "dir":
+        files = spark.sparkContext.wholeTextFiles(path.rstrip("/") + "/*/*", partitions)
+        return files.flatMap(_dir_file).groupByKey(partitions).map(_dir_app)
+    df = table(spark, path, kind)
+    pairs = df.rdd.map(lambda row: (lambda v: (v.app_id, v))(version_of(tuple(row))))
+    return pairs.groupByKey(partitions).mapValues(list)
+
+
+def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
+    """A JSON Lines or Parquet fleet table with the :data:`COLUMNS` (missing optional ones null)."""
+    from pyspark.sql import functions as F
+
+    if kind == "jsonl":
+        return spark.read.schema(TABLE_SCHEMA).json(path).select(*COLUMNS)
+    df = spark.read.parquet(path)
+    types = dict(
+        c.split(" ", 1) for c in (part.strip() for part in TABLE_SCHEMA.split(","))
+    )
+    return df.select(
+        *(
+            (F.col(c) if c in df.columns else F.lit(None)).cast(types[c]).alias(c)
+            for c in COLUMNS
+        )
+    )
+
+
+# --- the job -----------------------------------------------------------------------------------
+
+APP, FINDING, FACTS, EDGE = 0, 1, 2, 3
+
+
+def _scan(settings: Settings) -> Callable[[tuple[str, list[Version]]], Iterator[tuple[Any, ...]]]:
+    def run(item: tuple[str, list[Version]]) -> Iterator[tuple[Any, ...]]:
+        app_id, versions = item
+        result = scan_app(app_id, versions, settings)
+        yield (APP, result.app.as_tuple())
+        for row in result.findings:
+            yield (FINDING, row.as_tuple())
+        if result.facts is not None:
+            yield (FACTS, result.facts)
+
+    return run
+
+
+def _judge(
+    settings: Settings, changes: tuple[PartitionChange, ...]
+) -> Callable[[tuple[str, Iterable[AppFacts]]], Iterator[tuple[Any, ...]]]:
+    def run(item: tuple[str, Iterable[AppFacts]]) -> Iterator[tuple[Any, ...]]:
+        graph = slice_graph(item[0], item[1], changes)
+        for row in judge(graph, settings):
+            yield (FINDING, row.as_tuple())
+        for e in edges(graph):
+            yield (EDGE, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change, e.risky))
+
+    return run
+
+
+@dataclass
+class ScanResult:
+    """What comes back to the driver: counts and short lists only."""
+
+    summary: dict[str, Any]
+    seconds: float
+
+
+def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
+    from pyspark import StorageLevel
+
+    from linter.fleet.outputs import summarize, write_tables
+
+    started = time.monotonic()
+    sc = spark.sparkContext
+    partitions = options.partitions or max(4, sc.defaultParallelism * 4)
+    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    settings, changes = options.settings, options.changes
+
+    apps = read_versions(spark, options.input, options.input_format, partitions)
+    scanned = apps.flatMap(_scan(settings)).persist(StorageLevel.MEMORY_AND_DISK)
+    facts = scanned.filter(lambda r: r[0] == FACTS).map(lambda r: r[1])
+    slices = facts.flatMap(slice_keys).groupByKey(partitions)
+    judged = slices.flatMap(_judge(settings, changes)).persist(StorageLevel.MEMORY_AND_DISK)
+
+    own = scanned.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
+    fleet = judged.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
+    findings = spark.createDataFrame(own.union(fleet), schema=FINDINGS_SCHEMA)
+    app_rows = spark.createDataFrame(
+        scanned.filter(lambda r: r[0] == APP).map(lambda r: r[1]), schema=APP_ROW_SCHEMA
+    )
+    edge_rows = spark.createDataFrame(
+        judged.filter(lambda r: r[0] == EDGE).map(lambda r: r[1]), schema=EDGES_SCHEMA
+    )
+    with _progress(spark, log, options.progress):
+        tables = write_tables(findings, app_rows, edge_rows, options.out)
+        log(f"tables written to {options.out} ({time.monotonic() - started:.1f} s)")
+        summary = summarize(tables, options, log)
+    scanned.unpersist()
+    judged.unpersist()
+    return ScanResult(summary=summary, seconds=time.monotonic() - started)
+
+
+class _progress:
+    """Every few seconds, the running stages' done/total task counts on the log (stderr)."""
+
+    def __init__(self, spark: SparkSession, log: Callable[[str], None], on: bool):
+        self.tracker = spark.sparkContext.statusTracker()
+        self.log, self.on = log, on
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> _progress:
+        if self.on:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.on:
+            self.thread.join(timeout=5)
+
+    def _run(self) -> None:
+        last = ""
+        while not self.stop.wait(5.0):
+            parts = []
+            for stage_id in sorted(self.tracker.getActiveStageIds()):
+                info = self.tracker.getStageInfo(stage_id)
+                if info is not None:
+                    parts.append(f"stage {stage_id}: {info.numCompletedTasks}/{info.numTasks}")
+            line = ", ".join(parts)
+            if line and line != last:
+                self.log(f"progress: {line} tasks")
+                last = line

@@ -1,0 +1,202 @@
+"""Cross-app lineage: what each app reads, writes, keeps state on and owns, and the fleet graph.
+
+Pure Python over parsed models (no Spark here): the fleet job calls the same functions per slice,
+the single-process path over the whole graph, and both give the same findings and edges.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from linter.api import Settings, selected, severity_overrides
+from linter.fleet.rows import FindingRow, finding_row
+from linter.topology.model import Description, Sink, Source, Topology
+from rules.fleet import FLEET_RULES
+from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
+from rules.framework import Finding, run
+
+# Rules whose findings on an app's upgrade mean its output records change key or go away.
+KEY_CHANGE_RULES = frozenset({"key-change-before-stateful", "sink-topic-changed"})
+
+_FK_TOPIC = re.compile(r"(?:KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTRATION|RESPONSE)-\d+|"
+                       r"-subscription-(?:registration|response))-topic$")
+
+
+def is_internal_name(topic: str) -> bool:
+    """Repartition and foreign-key-join topics, as describe() prints them (without prefix)."""
+    return topic.endswith("-repartition") or _FK_TOPIC.search(topic) is not None
+
+
+def _internal_of(topology: Topology) -> frozenset[str]:
+    """Topics the topology both writes and reads that are named like internal topics."""
+    sunk = {n.topic for _, n in topology.nodes() if isinstance(n, Sink) and n.topic}
+    sourced = {t for _, n in topology.nodes() if isinstance(n, Source) for t in n.topics}
+    return frozenset(t for t in sunk & sourced if is_internal_name(t))
+
+
+def _prefix(application_id: str, topology: Topology) -> str:
+    return f"{application_id}-{topology.name}-" if topology.name else f"{application_id}-"
+
+
+def produced_topics(description: Description) -> frozenset[str]:
+    """External topics the app writes (internal topics and extractor sinks left out)."""
+    out: set[str] = set()
+    for topology in description.topologies:
+        internal = _internal_of(topology)
+        for _, node in topology.nodes():
+            if isinstance(node, Sink) and node.topic and node.topic not in internal:
+                out.add(node.topic)
+    return frozenset(out)
+
+
+def facts_of(
+    app_id: str,
+    description: Description,
+    *,
+    application_id: str | None = None,
+    version: str = "",
+    upgrade: str | None = None,
+    upgrade_findings: Iterable[Finding] = (),
+    before: Description | None = None,
+) -> AppFacts:
+    """An app's facts from its latest description (and the findings of its upgrade to it)."""
+    app_key = application_id or app_id
+    consumes: set[str] = set()
+    stateful: set[str] = set()
+    internal: set[str] = set()
+    for topology in description.topologies:
+        own = _internal_of(topology)
+        prefix = _prefix(app_key, topology)
+        internal.update(prefix + t for t in own)
+        for sub in topology.subtopologies:
+            external = sub.source_topics - own
+            consumes.update(external)
+            if sub.stores and not sub.is_global:
+                stateful.update(external)
+                internal.update(f"{prefix}{s}-changelog" for s in sub.stores)
+    produces = produced_topics(description)
+    return AppFacts(
+        app_id=app_id,
+        application_id=app_key,
+        version=version,
+        upgrade=upgrade,
+        produces=produces,
+        consumes=frozenset(consumes),
+        stateful_on=frozenset(stateful),
+        key_changes=key_change_topics(upgrade_findings, before, description),
+        internal=frozenset(internal),
+    )
+
+
+def key_change_topics(
+    findings: Iterable[Finding], before: Description | None, after: Description
+) -> frozenset[str]:
+    """Output topics whose key changes (or which disappear) in the upgrade ``before -> after``.
+
+    A finding names its topics; a ``key-change-before-stateful`` finding that names only a store
+    changes the key of what that store's sub-topology writes.
+    """
+    produced = produced_topics(after) | (produced_topics(before) if before else frozenset())
+    out: set[str] = set()
+    for f in findings:
+        if f.name not in KEY_CHANGE_RULES or f.acknowledged is not None:
+            continue
+        named = {r.name for r in f.resources if r.kind.endswith("topic")} & produced
+        if not named:
+            stores = {r.name for r in f.resources if r.kind == "store"}
+            for topology in after.topologies:
+                internal = _internal_of(topology)
+                for sub in topology.subtopologies:
+                    if sub.stores & stores:
+                        named.update(sub.sink_topics - internal)
+        out.update(named)
+    return frozenset(out)
+
+
+# --- slices: the graph cut so that each piece can be judged on its own -------------------------
+
+TOPIC, APPLICATION_ID = "t", "a"
+
+
+def slice_keys(facts: AppFacts) -> Iterator[tuple[str, AppFacts]]:
+    """``(slice key, facts restricted to it)`` for every slice the app belongs to."""
+    for topic in sorted(facts.topics):
+        yield f"{TOPIC}:{topic}", facts.only(frozenset({topic}))
+    yield f"{APPLICATION_ID}:{facts.application_id}", facts.only(frozenset())
+
+
+def slice_graph(
+    key: str, apps: Iterable[AppFacts], changes: Iterable[PartitionChange] = ()
+) -> FleetGraph:
+    """The graph of one slice: its apps, and the partition changes of its topic."""
+    kind, _, name = key.partition(":")
+    members = tuple(sorted(apps, key=lambda a: a.app_id))
+    if kind == APPLICATION_ID:
+        return FleetGraph(apps=members, view="application-ids")
+    own = tuple(c for c in changes if c.topic == name)
+    return FleetGraph(apps=members, partition_changes=own, view="topics")
+
+
+def fleet_findings(graph: FleetGraph, settings: Settings) -> list[Finding]:
+    """The fleet rules on a graph (whole or slice), with the settings' selection and severities."""
+    rules = selected(FLEET_RULES, settings)
+    return run(rules, "fleet", graph, severities=severity_overrides(rules, settings))
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """``upstream`` writes ``topic``, ``downstream`` reads it."""
+
+    upstream: str
+    topic: str
+    downstream: str
+    stateful: bool  # the downstream app keeps state on the topic
+    key_change: bool  # the upstream app's upgrade changes the topic's key
+
+    @property
+    def risky(self) -> bool:
+        return self.stateful and self.key_change
+
+
+def edges(graph: FleetGraph) -> Iterator[Edge]:
+    """App-to-app edges through a topic, sorted by topic, upstream, downstream."""
+    for topic in graph.topics():
+        ups = [a for a in graph.apps if topic in a.produces or topic in a.key_changes]
+        downs = graph.consumers(topic)
+        for up in ups:
+            for down in downs:
+                if up.app_id != down.app_id:
+                    yield Edge(
+                        upstream=up.app_id,
+                        topic=topic,
+                        downstream=down.app_id,
+                        stateful=topic in down.stateful_on,
+                        key_change=topic in up.key_changes,
+                    )
+
+
+def whole_graph(
+    facts: Iterable[AppFacts], changes: Iterable[PartitionChange] = ()
+) -> FleetGraph:
+    return FleetGraph(
+        apps=tuple(sorted(facts, key=lambda a: a.app_id)), partition_changes=tuple(changes)
+    )
+
+
+CLUSTER_CHECK, LINEAGE_CHECK = "cluster", "lineage"
+
+
+def judge(graph: FleetGraph, settings: Settings) -> list[FindingRow]:
+    """The fleet findings of a graph as rows: one per app a finding names (with that app's
+    version), plus one without app for each finding on the cluster plan."""
+    versions = {a.app_id: a.version for a in graph.apps}
+    out: list[FindingRow] = []
+    for f in fleet_findings(graph, settings):
+        check = CLUSTER_CHECK if f.step is not None else LINEAGE_CHECK
+        if check == CLUSTER_CHECK:
+            out.append(finding_row(f, None, check, None, None))
+        for app in dict.fromkeys(r.name for r in f.resources if r.kind == "app"):
+            out.append(finding_row(f, app, check, None, versions.get(app)))
+    return out

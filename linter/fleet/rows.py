@@ -1,0 +1,133 @@
+"""The rows the fleet scan writes: one finding, one app (see the schemas below, and the README).
+
+Plain dataclasses with a tuple form in schema order, so that Spark and the single-process path
+write the same tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from rules.framework import Finding, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRow:
+    """One finding of the fleet scan (the ``findings`` table; see :data:`FINDINGS_SCHEMA`)."""
+
+    app_id: str | None
+    check: str  # parse | lint | diff | lineage | cluster
+    version_before: str | None
+    version_after: str | None
+    rule: str
+    name: str
+    severity: str
+    impact: str
+    fingerprint: str
+    message: str
+    resources: tuple[str, ...]
+    remediation: str
+    requires: str | None
+    step: int | None
+
+    def as_tuple(self) -> tuple[Any, ...]:
+        return (
+            self.app_id, self.check, self.version_before, self.version_after, self.rule,
+            self.name, self.severity, self.impact, self.fingerprint, self.message,
+            list(self.resources), self.remediation, self.requires, self.step,
+        )  # fmt: skip
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (
+            self.app_id or "",
+            self.check,
+            self.version_before or "",
+            self.version_after or "",
+            -Severity(self.severity).rank,
+            self.rule,
+            self.fingerprint,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AppRow:
+    """One app's own results (before the fleet findings are counted in)."""
+
+    app_id: str
+    application_id: str | None
+    status: str
+    error: str | None
+    versions: int
+    latest_version: str | None
+    deployed_version: str | None
+    verdict: str | None
+    strategy: str | None
+    errors: int
+    warnings: int
+    infos: int
+
+    def as_tuple(self) -> tuple[Any, ...]:
+        return (
+            self.app_id, self.application_id, self.status, self.error, self.versions,
+            self.latest_version, self.deployed_version, self.verdict, self.strategy,
+            self.errors, self.warnings, self.infos,
+        )  # fmt: skip
+
+
+FINDINGS_SCHEMA = (
+    "app_id string, check string, version_before string, version_after string, rule string, "
+    "name string, severity string, impact string, fingerprint string, message string, "
+    "resources array<string>, remediation string, requires string, step int"
+)
+EDGES_SCHEMA = (
+    "upstream_app string, topic string, downstream_app string, downstream_stateful boolean, "
+    "key_change boolean, risky boolean"
+)
+APP_ROW_SCHEMA = (
+    "app_id string, application_id string, status string, error string, versions int, "
+    "latest_version string, deployed_version string, verdict string, strategy string, "
+    "errors int, warnings int, infos int"
+)
+
+def finding_row(
+    f: Finding, app_id: str | None, check: str, before: str | None, after: str | None
+) -> FindingRow:
+    return FindingRow(
+        app_id=app_id,
+        check=check,
+        version_before=before,
+        version_after=after,
+        rule=f.rule,
+        name=f.name,
+        severity=f.severity.value,
+        impact=f.impact.value,
+        fingerprint=f.fingerprint,
+        message=f.message,
+        resources=tuple(f"{r.kind}:{r.name}" for r in f.resources),
+        remediation=f.remediation,
+        requires=f.requires.value if f.requires is not None else None,
+        step=f.step,
+    )
+
+
+def error_row(app_id: str, version: str | None, message: str) -> FindingRow:
+    """The row that stands for a quarantined app (its fingerprint: app and version only)."""
+    digest = hashlib.sha256(f"parse-error\x00{app_id}\x00{version}".encode()).hexdigest()[:16]
+    return FindingRow(
+        app_id=app_id,
+        check="parse",
+        version_before=None,
+        version_after=version,
+        rule="parse-error",
+        name="description-unreadable",
+        severity=Severity.ERROR.value,
+        impact="",
+        fingerprint=digest,
+        message=message,
+        resources=(),
+        remediation="Fix or regenerate the describe() text of this version.",
+        requires=None,
+        step=None,
+    )

@@ -1,0 +1,188 @@
+"""One app of the fleet, checked with the library the CLI uses: parse every version, lint the
+latest, diff deployed -> latest (or each consecutive pair), and collect its lineage facts.
+
+Plain Python, no Spark: the fleet job maps :func:`scan_app` over apps, the single-process loop
+calls it directly. Nothing here raises for a bad input: an app whose description does not parse
+(or that trips an unexpected error) comes back ``quarantined`` with the message, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from linter import api
+from linter.fleet.lineage import facts_of
+from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row
+from linter.report.model import Report
+from linter.topology.errors import StreamsConfigError, TopologyParseError
+from linter.topology.model import Description
+from linter.topology.parse import parse
+from linter.topology.streams_config import StreamsConfig, parse_properties
+from rules.fleet.graph import AppFacts
+from rules.framework import Finding, Severity
+
+SCANNED, QUARANTINED = "scanned", "quarantined"
+MISSING_APP = "<no app_id>"
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One row of the fleet table."""
+
+    app_id: str
+    version: str
+    description: str | None
+    properties: str | None = None
+    deployed: bool = False
+    timestamp: str | None = None  # ISO-8601; orders versions when every row of the app has one
+
+
+@dataclass(frozen=True, slots=True)
+class AppScan:
+    app: AppRow
+    findings: tuple[FindingRow, ...]
+    facts: AppFacts | None  # None when quarantined
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(version: str) -> tuple[tuple[int, int, str], ...]:
+    """``v2 < v10``: digit runs compare as numbers, the rest as text."""
+    return tuple(
+        (1, int(part), "") if part.isdigit() else (0, 0, part)
+        for part in _DIGITS.split(version)
+        if part
+    )
+
+
+def order_versions(rows: Iterable[Version]) -> list[Version]:
+    """By timestamp when every row has one, else naturally by version name."""
+    items = list(rows)
+    if items and all(r.timestamp for r in items):
+        return sorted(items, key=lambda r: (r.timestamp or "", natural_key(r.version)))
+    return sorted(items, key=lambda r: natural_key(r.version))
+
+
+def _rows(
+    report: Report, app_id: str, check: str, before: str | None, after: str | None
+) -> list[FindingRow]:
+    return [finding_row(f, app_id, check, before, after) for f in report.findings]
+
+
+def _count(rows: Sequence[FindingRow], severity: Severity) -> int:
+    return sum(1 for r in rows if r.severity == severity.value)
+
+
+def _quarantine(
+    app_id: str, ordered: Sequence[Version], version: str | None, message: str
+) -> AppScan:
+    latest = ordered[-1].version if ordered else None
+    deployed = next((v.version for v in reversed(ordered) if v.deployed), None)
+    row = error_row(app_id, version, message)
+    app = AppRow(
+        app_id=app_id,
+        application_id=None,
+        status=QUARANTINED,
+        error=message,
+        versions=len(ordered),
+        latest_version=latest,
+        deployed_version=deployed,
+        verdict=None,
+        strategy=None,
+        errors=1,
+        warnings=0,
+        infos=0,
+    )
+    return AppScan(app=app, findings=(row,), facts=None)
+
+
+def scan_app(app_id: str, rows: Iterable[Version], settings: api.Settings) -> AppScan:
+    """Everything the fleet scan knows about one app, from its rows of the fleet table."""
+    ordered = order_versions(rows)
+    if app_id == MISSING_APP or any(not v.version for v in ordered):
+        return _quarantine(app_id, ordered, None, f"{app_id}: rows without app_id or version")
+    models: list[Description] = []
+    configs: list[StreamsConfig | None] = []
+    for v in ordered:
+        where = f"{app_id}/{v.version}"
+        try:
+            if v.description is None:
+                raise ValueError(f"{where}: no description text")
+            models.append(parse(v.description, where))
+            configs.append(
+                parse_properties(v.properties, where + ".properties") if v.properties else None
+            )
+        except (TopologyParseError, StreamsConfigError, ValueError, RecursionError) as error:
+            return _quarantine(app_id, ordered, v.version, str(error))
+    try:
+        return _check(app_id, ordered, models, configs, settings)
+    except Exception as error:  # a bug must not sink the scan of the other apps
+        return _quarantine(
+            app_id, ordered, ordered[-1].version, f"internal error: {type(error).__name__}: {error}"
+        )
+
+
+def _pairs(ordered: Sequence[Version]) -> list[tuple[int, int]]:
+    """deployed -> latest when a version is marked deployed, else each consecutive pair."""
+    last = len(ordered) - 1
+    deployed = [i for i, v in enumerate(ordered) if v.deployed]
+    if deployed:
+        return [(deployed[-1], last)] if deployed[-1] != last else []
+    return [(i, i + 1) for i in range(last)]
+
+
+def _check(
+    app_id: str,
+    ordered: Sequence[Version],
+    models: Sequence[Description],
+    configs: Sequence[StreamsConfig | None],
+    settings: api.Settings,
+) -> AppScan:
+    latest, config = ordered[-1], configs[-1]
+    application_id = (config.application_id if config else None) or settings.application_id
+    own = replace(settings, application_id=application_id)
+    findings = _rows(api.lint(models[-1], own), app_id, "lint", None, latest.version)
+    verdict = strategy = None
+    upgrade: tuple[str, list[Finding], Description] | None = None
+    for i, j in _pairs(ordered):
+        report = api.diff(
+            models[i],
+            models[j],
+            own,
+            streams_before=configs[i],
+            streams_after=configs[j],
+        )
+        findings += _rows(report, app_id, "diff", ordered[i].version, ordered[j].version)
+        if j == len(ordered) - 1:
+            verdict = report.verdict.value if report.verdict is not None else None
+            strategy = report.plan.strategy.value if report.plan is not None else None
+            label = f"{ordered[i].version} -> {ordered[j].version}"
+            upgrade = (label, list(report.findings), models[i])
+    findings.sort(key=FindingRow.sort_key)
+    facts = facts_of(
+        app_id,
+        models[-1],
+        application_id=application_id,
+        version=latest.version,
+        upgrade=upgrade[0] if upgrade else None,
+        upgrade_findings=upgrade[1] if upgrade else (),
+        before=upgrade[2] if upgrade else None,
+    )
+    app = AppRow(
+        app_id=app_id,
+        application_id=application_id,
+        status=SCANNED,
+        error=None,
+        versions=len(ordered),
+        latest_version=latest.version,
+        deployed_version=next((v.version for v in reversed(ordered) if v.deployed), None),
+        verdict=verdict,
+        strategy=strategy,
+        errors=_count(findings, Severity.ERROR),
+        warnings=_count(findings, Severity.WARNING),
+        infos=_count(findings, Severity.INFO),
+    )
+    return AppScan(app=app, findings=tuple(findings), facts=facts)
