@@ -12,14 +12,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from cluster_engine.plan import Plan
+from cluster_engine.simulate import Simulation, simulate
+from cluster_engine.snapshot import Snapshot
 from linter.report.model import Report, ReportKind, Summary
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
-from rules.framework import Finding, Rule, Severity, run
+from rules.cluster import CLUSTER_RULES, run_cluster
+from rules.framework import Finding, Location, Rule, Severity, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.verdict import plan_of, verdict_of
+from rules.verdict import Verdict, plan_of, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
 from rules.workflow.acknowledgements import AcknowledgementCheck
@@ -182,3 +186,51 @@ def diff(
             if cfg is not None and cfg.path:
                 inputs[name] = cfg.path
     return finish("diff", findings, settings, inputs={k: v for k, v in inputs.items() if v})
+
+
+def cluster_check(
+    snapshot: Snapshot,
+    plan: Plan,
+    settings: Settings = Settings(),
+    *,
+    snapshot_path: str | None = None,
+) -> Report:
+    """Simulate ``plan`` on ``snapshot`` step by step and judge it (KC rules): findings carry
+    the plan ``step`` and ``line``; the report has a verdict and deployment plan."""
+    return cluster_simulation(snapshot, plan, settings, snapshot_path=snapshot_path)[0]
+
+
+def cluster_simulation(
+    snapshot: Snapshot,
+    plan: Plan,
+    settings: Settings = Settings(),
+    *,
+    snapshot_path: str | None = None,
+) -> tuple[Report, Simulation]:
+    """:func:`cluster_check` plus the simulation it judged (for timelines: ``summaries()``)."""
+    simulation = simulate(snapshot, plan)
+    rules = selected(CLUSTER_RULES, settings)
+    findings = run_cluster(rules, simulation, severities=severity_overrides(rules, settings))
+    if snapshot_path:
+        located = Location(path=snapshot_path, side="snapshot")
+        findings = [
+            f.model_copy(
+                update={
+                    "locations": tuple(
+                        located if loc.side == "snapshot" and loc.path is None else loc
+                        for loc in f.locations
+                    )
+                }
+            )
+            for f in findings
+        ]
+    inputs = {"snapshot": snapshot_path or "", "plan": plan.path}
+    report = finish("cluster", findings, settings, inputs={k: v for k, v in inputs.items() if v})
+    # A plan that the controller refuses, or that blocks producers, is unsafe to run whatever
+    # the impact: the topology-oriented verdict counts only state and data loss.
+    live_error = any(
+        f.acknowledged is None and f.severity is Severity.ERROR for f in report.findings
+    )
+    if live_error and report.verdict is not Verdict.UNSAFE:
+        report = report.model_copy(update={"verdict": Verdict.UNSAFE})
+    return report, simulation

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from linter.cli.common import write_output
+from linter.cli.common import (
+    config_option,
+    effective_fail_on,
+    emit,
+    fail_on_option,
+    load,
+    output_options,
+    write_output,
+)
 
 
 @click.group("cluster")
@@ -36,6 +45,57 @@ def snapshot_command(source: Path, output: Path | None) -> None:
     else:
         text = snapshot.model_dump_json(indent=2)
     write_output(text, output)
+
+
+
+@cluster_group.command("check")
+@click.option(
+    "--snapshot",
+    "snapshot_path",
+    type=click.Path(path_type=Path, exists=True),
+    default=None,
+    help="The cluster: a native YAML/JSON snapshot or a folder of captured tool outputs "
+    "(default: the config's snapshot for this plan).",
+)
+@click.option(
+    "--plan",
+    "plan_path",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    required=True,
+    help="The change plan (YAML).",
+)
+@output_options
+@fail_on_option
+@config_option
+def check_command(
+    snapshot_path: Path | None,
+    plan_path: Path,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    config_path: Path | None,
+) -> None:
+    """Simulate the change PLAN on the cluster SNAPSHOT step by step and report what would be
+    refused, lose data, block producers or hang, each finding at its plan step and line."""
+    from cluster_engine.ingest import load_snapshot
+    from cluster_engine.plan import load_plan
+    from linter import api
+    from linter.report.timeline import timeline_from_simulation
+
+    config = load(config_path)
+    settings = config.settings_for(plan_path)
+    if snapshot_path is None:
+        configured = config.for_path(plan_path).snapshot
+        if configured is None:
+            raise click.UsageError("give --snapshot (or set snapshot in the configuration)")
+        snapshot_path = Path(configured)
+    plan = load_plan(plan_path)
+    snapshot = load_snapshot(snapshot_path)
+    report, simulation = api.cluster_simulation(
+        snapshot, plan, settings, snapshot_path=str(snapshot_path)
+    )
+    extra = {"timeline": timeline_from_simulation(simulation)} if fmt == "html" else {}
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 
 COMMANDS: tuple[click.Command, ...] = (cluster_group,)

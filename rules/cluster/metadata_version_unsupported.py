@@ -71,7 +71,7 @@ def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
         f"refuses the update: {detail}.",
         resources=[
             feature(METADATA_VERSION),
-            *(_node(n.node) for n in nodes if n.node is not None),
+            *(_node(t, i) for i in ids),
         ],
         remediation="Upgrade the binaries of "
         + ", ".join(str(n.node) for n in nodes)
@@ -81,5 +81,8 @@ def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
     )
 
 
-def _node(node_id: int) -> Resource:
+def _node(t: Transition, node_id: int) -> Resource:
+    node = t.before.nodes.get(node_id)
+    if node is not None and not node.is_broker:
+        return Resource(kind="controller", name=str(node_id))
     return broker(node_id)

@@ -49,11 +49,15 @@ def throttle_too_low(t: Transition) -> Iterator[Hit]:
     if rate is None or rate >= THROTTLE_MIN_RECOMMENDED:
         return
     est = estimate(t.after, t.after.moves.values())
+    eta = (
+        f"; moving {human_bytes(est.bytes)} at this rate takes {human_duration(est.seconds)}"
+        if est.bytes
+        else ""
+    )
     yield at_step(
         t,
-        f"{what} {rate} B/s is below the 1 MB/s Kafka recommends; moving "
-        f"{human_bytes(est.bytes)} at this rate takes {human_duration(est.seconds)}, and the "
-        "move never finishes if producers write faster than that.",
+        f"{what} {rate} B/s is below the 1 MB/s Kafka recommends{eta}, and a move never "
+        "finishes while producers write to the partition faster than that.",
         resources=[config(what.lstrip("-"))],
         remediation="Raise the throttle to at least 1048576 B/s (1 MB/s), ideally the source "
         "brokers' spare bandwidth; resubmit with --additional --throttle to change it mid-flight.",
