@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from linter.topology import naming
 from linter.topology.model import Sink
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import LintSubject, node, repartition
+from rules.topology.context import LintSubject, node, repartition, topic
 
 
 @rule(
@@ -72,7 +72,11 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     f"Repartition topic {t} ({full}) has a generated name; adding an operator "
                     "upstream renames it and strands the records in flight."
                 ),
-                resources=(repartition(subject.application_id, t, topology.name), node(sink)),
+                resources=(
+                    repartition(subject.application_id, t, topology.name),
+                    topic(t),
+                    node(sink),
+                ),
                 locations=(Location(path=subject.description.path, line=line or None),),
                 remediation=f"Name it: {naming.repartition_fix(t)}.",
                 key=f"{topology.name or ''}|{t}",

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology import naming
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, drain_step, repartition
+from rules.topology.context import DiffSubject, after, before, drain_step, repartition, topic
 
 
 @rule(
@@ -65,7 +65,7 @@ def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
     for b, a in renamed + removed:
         full = naming.internal_topic(app, b.name, b.topology)
         what = f"renamed to {a.name}" if a is not None else "no longer used"
-        resources = [repartition(app, b.name, b.topology)]
+        resources = [repartition(app, b.name, b.topology), topic(b.name)]
         locations = [before(subject, b.line)]
         if a is not None:
             resources.append(repartition(app, a.name, a.topology))

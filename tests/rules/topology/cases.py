@@ -1,0 +1,93 @@
+"""Loading the YAML rule cases of ``fixtures/rules/<rule-name>.yml`` and running one.
+
+A case gives either ``topology``/``topology_file`` (a lint rule), ``before``/``after`` or
+``before_file``/``after_file`` (a diff rule), or ``config`` with ``before``/``after`` properties
+text and optional ``streams_version_before``/``streams_version_after`` (a config rule), plus
+optional ``application_id`` and ``expect``: the findings of the case's rule, as a list of
+``{rule, severity, resource}`` (resource: any resource name of the finding). Files are
+``fixtures/...`` paths or ``corpus:<path>`` under ``../shared/corpus/topologies``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from linter import api
+from linter.report.model import Report
+from linter.topology.model import Description
+from linter.topology.parse import parse
+from linter.topology.streams_config import parse_properties
+from tests.conftest import CORPUS_MISSING, FIXTURES, ROOT, TOPOLOGY_CORPUS, corpus_text
+
+RULE_CASES = FIXTURES / "rules"
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    name: str
+    spec: dict[str, Any]
+    path: Path
+
+    @property
+    def id(self) -> str:
+        return f"{self.rule}: {self.name}"
+
+    @property
+    def expect(self) -> list[dict[str, str]]:
+        return list(self.spec.get("expect") or [])
+
+
+def load_cases() -> list[Case]:
+    out: list[Case] = []
+    for path in sorted(RULE_CASES.glob("*.yml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for spec in doc["cases"]:
+            out.append(Case(doc["rule"], spec["name"], spec, path))
+    return out
+
+
+def _text(spec: dict[str, Any], key: str) -> tuple[str, str] | None:
+    if key in spec:
+        return str(spec[key]), f"<{key}>"
+    ref = spec.get(f"{key}_file")
+    if ref is None:
+        return None
+    if ref.startswith("corpus:"):
+        path = TOPOLOGY_CORPUS / ref[len("corpus:") :]
+        if not TOPOLOGY_CORPUS.is_dir():
+            pytest.skip(CORPUS_MISSING)
+        return corpus_text(path), str(path)
+    path = ROOT / ref
+    return path.read_text(encoding="utf-8"), ref
+
+
+def _model(spec: dict[str, Any], key: str) -> Description | None:
+    found = _text(spec, key)
+    return None if found is None else parse(found[0], found[1])
+
+
+def run_case(case: Case) -> Report:
+    spec = case.spec
+    settings = api.Settings(application_id=spec.get("application_id"))
+    if "topology" in spec or "topology_file" in spec:
+        model = _model(spec, "topology")
+        assert model is not None
+        return api.lint(model, settings)
+    cfg = spec.get("config") or {}
+    before = parse_properties(cfg["before"], "before.properties") if "before" in cfg else None
+    after = parse_properties(cfg["after"], "after.properties") if "after" in cfg else None
+    return api.diff(
+        _model(spec, "before"),
+        _model(spec, "after"),
+        settings,
+        streams_before=before,
+        streams_after=after,
+        streams_version_before=cfg.get("streams_version_before"),
+        streams_version_after=cfg.get("streams_version_after"),
+    )
