@@ -45,11 +45,14 @@ def parse_native(path: str, text: str, json_text: bool = False) -> Snapshot:
         first = error.errors()[0]
         loc = tuple(first["loc"])
         where = ".".join(str(p) for p in loc) or "snapshot"
-        line, col = _locate(text, loc)
+        # An unknown key is shown at the key itself, any other error at the value.
+        line, col = _locate(text, loc, at_key=first["type"] == "extra_forbidden")
         raise ClusterInputError(path, line, f"{where}: {first['msg']}", col) from None
 
 
-def _locate(text: str, loc: Sequence[int | str]) -> tuple[int | None, int | None]:
+def _locate(
+    text: str, loc: Sequence[int | str], at_key: bool = False
+) -> tuple[int | None, int | None]:
     """Line and column of the deepest YAML node along a pydantic error location."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -58,19 +61,19 @@ def _locate(text: str, loc: Sequence[int | str]) -> tuple[int | None, int | None
     if node is None:
         return None, None
     found = node
-    for part in loc:
-        child = _child(found, part)
+    for n, part in enumerate(loc):
+        child = _child(found, part, key=at_key and n == len(loc) - 1)
         if child is None:
             break
         found = child
     return found.start_mark.line + 1, found.start_mark.column + 1
 
 
-def _child(node: yaml.Node, part: int | str) -> yaml.Node | None:
+def _child(node: yaml.Node, part: int | str, key: bool = False) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if isinstance(key, yaml.ScalarNode) and key.value == str(part):
-                found: yaml.Node = value
+        for k, value in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                found: yaml.Node = k if key else value
                 return found
         return None
     if isinstance(node, yaml.SequenceNode) and isinstance(part, int):

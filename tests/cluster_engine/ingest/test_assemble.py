@@ -1,0 +1,130 @@
+"""Folders of captures, native snapshots, and the ``ksafe cluster snapshot`` command."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from cluster_engine.errors import ClusterInputError
+from cluster_engine.ingest import load_snapshot
+from cluster_engine.snapshot import Snapshot
+from linter.cli import ksafe, main
+from tests.conftest import FIXTURES
+
+SNAPSHOTS = FIXTURES / "cluster" / "snapshots"
+CAPTURES = SNAPSHOTS / "three-brokers"
+NATIVE = SNAPSHOTS / "three-brokers.yaml"
+
+
+def without_versions(s: Snapshot) -> Snapshot:
+    """The tools print no software version: compare everything else."""
+    nodes = tuple(n.model_copy(update={"software_version": None}) for n in s.nodes)
+    return s.model_copy(update={"nodes": nodes})
+
+
+def test_captures_folder_and_native_yaml_are_the_same_cluster() -> None:
+    assembled = load_snapshot(CAPTURES)
+    native = load_snapshot(NATIVE)
+    assert assembled == without_versions(native)
+
+
+def test_file_names_do_not_matter(tmp_path: Path) -> None:
+    for i, f in enumerate(sorted(CAPTURES.iterdir())):
+        shutil.copy(f, tmp_path / f"capture-{i:02d}.log")
+    (tmp_path / ".hidden").write_text("ignored: hidden files are not captures\n")
+    assert load_snapshot(tmp_path) == load_snapshot(CAPTURES)
+
+
+def test_a_file_of_no_known_kind_is_named(tmp_path: Path) -> None:
+    shutil.copytree(CAPTURES, tmp_path / "c")
+    (tmp_path / "c" / "notes.txt").write_text("restart broker 2 on Tuesday\n")
+    with pytest.raises(ClusterInputError, match=r"notes.txt:1: not a known Kafka tool output"):
+        load_snapshot(tmp_path / "c")
+
+
+def test_conflicting_files_are_named_both(tmp_path: Path) -> None:
+    shutil.copytree(CAPTURES, tmp_path / "c")
+    topics = (CAPTURES / "topics.txt").read_text()
+    stale = topics.replace(
+        "Partition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3",
+        "Partition: 0\tLeader: 2\tReplicas: 1,2,3\tIsr: 2,3",
+        1,
+    )
+    (tmp_path / "c" / "topics-later.txt").write_text(stale)
+    with pytest.raises(ClusterInputError) as info:
+        load_snapshot(tmp_path / "c")
+    message = str(info.value)
+    # Files are read in name order: topics-later.txt, then topics.txt.
+    assert "topics.txt:3: orders-0 Leader is 1 here, but " in message
+    assert "topics-later.txt:3 says 2" in message
+
+
+def test_empty_folder_and_missing_paths(tmp_path: Path) -> None:
+    with pytest.raises(ClusterInputError, match="no captured outputs"):
+        load_snapshot(tmp_path)
+
+
+def test_native_json_round_trip(tmp_path: Path) -> None:
+    native = load_snapshot(NATIVE)
+    out = tmp_path / "s.json"
+    out.write_text(native.model_dump_json(indent=2))
+    assert load_snapshot(out) == native
+
+
+def test_native_yaml_errors_are_located(tmp_path: Path) -> None:
+    text = NATIVE.read_text().replace("leader: 3, isr: [3, 1, 2]", "leader: x, isr: [3, 1, 2]", 1)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "leader: x" in t)
+    with pytest.raises(
+        ClusterInputError, match=rf"bad.yaml:{line}:\d+: topics.0.partitions.2.leader"
+    ):
+        load_snapshot(bad)
+    unknown = tmp_path / "unknown.yaml"
+    unknown.write_text("snapshot_version: 1\nnodes:\n  - {id: 1, role: broker}\n")
+    with pytest.raises(ClusterInputError, match=r"unknown.yaml:3:13: nodes.0.role: Extra inputs"):
+        load_snapshot(unknown)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("nodes: [\n")
+    with pytest.raises(ClusterInputError, match=r"broken.yaml:2:1: "):
+        load_snapshot(broken)
+
+
+def test_native_json_errors_are_located(tmp_path: Path) -> None:
+    data = json.loads(load_snapshot(NATIVE).model_dump_json())
+    data["topics"][1]["partitions"][0]["replicas"] = "1,2,3"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data, indent=2))
+    line = next(n for n, t in enumerate(bad.read_text().splitlines(), 1) if '"1,2,3"' in t)
+    with pytest.raises(ClusterInputError, match=rf"bad.json:{line}:\d+: topics.1.partitions.0"):
+        load_snapshot(bad)
+
+
+def test_cli_snapshot_writes_json_and_yaml(tmp_path: Path) -> None:
+    out = tmp_path / "snapshot.json"
+    assert main(["cluster", "snapshot", str(CAPTURES), "-o", str(out)]) == 0
+    assert Snapshot.model_validate_json(out.read_text()) == load_snapshot(CAPTURES)
+    out_yaml = tmp_path / "snapshot.yaml"
+    assert main(["cluster", "snapshot", str(CAPTURES), "-o", str(out_yaml)]) == 0
+    assert Snapshot.model_validate(yaml.safe_load(out_yaml.read_text())) == load_snapshot(CAPTURES)
+
+
+def test_cli_snapshot_input_error_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "x.txt").write_text("hello\n")
+    result = CliRunner().invoke(ksafe, ["cluster", "snapshot", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "x.txt:1: not a known Kafka tool output" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_schema_snapshot_is_published() -> None:
+    result = CliRunner().invoke(ksafe, ["schema", "snapshot"])
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert "Partition" in schema["$defs"]
+    assert schema["additionalProperties"] is False

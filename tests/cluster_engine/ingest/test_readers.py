@@ -1,0 +1,259 @@
+"""Each reader on small hand-made texts: the messy forms it must accept, and located errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from cluster_engine.errors import ClusterInputError
+from cluster_engine.ingest import assemble
+from cluster_engine.ingest.detect import read_text
+from cluster_engine.ingest.features import METADATA_VERSION_LEVELS, level_of
+
+
+def test_command_lines_comments_log_lines_and_trailing_spaces_are_tolerated() -> None:
+    text = (
+        "# captured on prod-eu, 2026-11-20\n"
+        "[kafka@broker-1 bin]$ ./kafka-features.sh --bootstrap-server b:9092 describe   \n"
+        "[2026-11-20 10:00:00,000] WARN something on stderr (org.apache.kafka.X)\n"
+        "\n"
+        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.1-IV1"
+        "\tFinalizedVersionLevel: 4.1-IV1\tEpoch: 12   \n"
+    )
+    (section,) = read_text("f.txt", text)
+    assert (section.kind, section.line) == ("features", 5)
+    assert assemble([section]).feature_level("metadata.version") == 27
+
+
+def test_padded_feature_format_with_unknown_level() -> None:
+    line = (
+        f"Feature: {'metadata.version':<40}  SupportedMinVersion: {'3.3-IV3':<15}  "
+        f"SupportedMaxVersion: {'4.3-IV0':<15}  FinalizedVersionLevel: {'UNKNOWN 99':<15}  "
+        "Epoch: -"
+    )
+    (section,) = read_text("f.txt", line)
+    (f,) = section.data.features
+    assert (f.finalized, f.epoch) == ("UNKNOWN 99", None)
+    assert level_of("metadata.version", f.finalized) == 99
+
+
+def test_unknown_metadata_version_label_is_an_error() -> None:
+    text = (
+        "Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: 4.5-IV0"
+        "\tFinalizedVersionLevel: 4.1-IV1\tEpoch: 3"
+    )
+    with pytest.raises(
+        ClusterInputError, match=r"^f.txt:1: metadata.version: unknown level '4.5-IV0'"
+    ):
+        assemble(read_text("f.txt", text))
+
+
+def test_metadata_version_table_is_dense() -> None:
+    assert sorted(METADATA_VERSION_LEVELS.values()) == list(range(1, 34))
+
+
+def test_a_malformed_line_inside_an_output_is_located() -> None:
+    text = (
+        "Topic: t\tTopicId: AAAAAAAAAAAAAAAAAAAAAB\tPartitionCount: 1\tReplicationFactor: 1"
+        "\tConfigs:\n"
+        "\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1,x\tIsr: 1\tElr: \tLastKnownElr: \n"
+    )
+    with pytest.raises(ClusterInputError, match=r"^t.txt:2: Replicas: expected comma-separated"):
+        read_text("t.txt", text)
+
+
+def test_an_unrecognised_line_after_an_output_is_located() -> None:
+    text = "ClusterId:              abc\nLeaderId:               1\nsomething else entirely\n"
+    with pytest.raises(ClusterInputError, match=r"^q.txt:3: cannot read this line"):
+        read_text("q.txt", text)
+
+
+def test_a_file_of_no_known_kind_names_the_file() -> None:
+    with pytest.raises(ClusterInputError, match=r"^notes.txt:1: not a known Kafka tool output"):
+        read_text("notes.txt", "remember to restart broker 3\n")
+    with pytest.raises(ClusterInputError, match=r"^empty.txt: no Kafka tool output"):
+        read_text("empty.txt", "# nothing\n$ kafka-topics.sh --describe\n")
+
+
+def test_topics_leader_none_adding_removing_and_marked_for_deletion() -> None:
+    text = (
+        "Topic: t\tPartitionCount: 2\tReplicationFactor: 3\tConfigs: \tMarkedForDeletion: true\n"
+        "\tTopic: t\tPartition: 0\tLeader: none\tReplicas: 1,2,3\tIsr: \tElr: 2\tLastKnownElr: 3\n"
+        "\tTopic: t\tPartition: 1\tLeader: 1\tReplicas: 1,2,3,4\tIsr: 1,2,3\t"
+        "Adding Replicas: 4\tRemoving Replicas: 3\tElr: \tLastKnownElr: \n"
+    )
+    snap = assemble(read_text("t.txt", text))
+    (t,) = snap.topics
+    p0, p1 = t.partitions
+    assert (p0.leader, p0.isr, p0.elr, p0.last_known_elr) == (None, (), (2,), (3,))
+    assert (p1.adding_replicas, p1.removing_replicas, p1.replication_factor) == ((4,), (3,), 3)
+    assert t.marked_for_deletion
+    assert [(r.key, r.adding, r.removing) for r in snap.index.in_flight()] == [
+        (("t", 1), (4,), (3,))
+    ]
+
+
+def test_topic_header_count_must_match_the_partition_lines() -> None:
+    text = (
+        "Topic: t\tPartitionCount: 2\tReplicationFactor: 1\tConfigs:\n"
+        "\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n"
+    )
+    with pytest.raises(ClusterInputError, match=r"^t.txt:1: topic t: PartitionCount is 2 but 1"):
+        assemble(read_text("t.txt", text))
+
+
+def test_configs_all_with_sources_and_sensitive_values() -> None:
+    text = (
+        "All configs for broker 1 are:\n"
+        "  min.insync.replicas=2 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:"
+        "min.insync.replicas=2, STATIC_BROKER_CONFIG:min.insync.replicas=1, "
+        "DEFAULT_CONFIG:min.insync.replicas=1}\n"
+        "  leader.replication.throttled.rate=1000000 sensitive=false synonyms="
+        "{DYNAMIC_BROKER_CONFIG:leader.replication.throttled.rate=1000000}\n"
+        "  ssl.keystore.password=null sensitive=true synonyms={STATIC_BROKER_CONFIG:"
+        "ssl.keystore.password=null}\n"
+        "  num.partitions=1 sensitive=false synonyms={DEFAULT_CONFIG:num.partitions=1}\n"
+    )
+    snap = assemble(read_text("c.txt", text))
+    assert snap.configs.cluster_default == {"min.insync.replicas": "2"}
+    assert snap.configs.brokers == {1: {"leader.replication.throttled.rate": "1000000"}}
+    assert snap.configs.broker_static == {
+        1: {"min.insync.replicas": "1", "ssl.keystore.password": None}
+    }
+    assert snap.min_insync_replicas("any", broker=1) == 2
+
+
+def test_default_entity_header_and_broker_conflict_names_both_lines() -> None:
+    text = (
+        "Default configs for brokers in the cluster are:\n"
+        "  min.insync.replicas=2 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:"
+        "min.insync.replicas=2}\n"
+    )
+    other = text.replace("=2", "=3")
+    with pytest.raises(
+        ClusterInputError,
+        match=r"^b.txt:2: cluster default min.insync.replicas is '3' here, but a.txt:2 says '2'",
+    ):
+        assemble(read_text("a.txt", text) + read_text("b.txt", other))
+
+
+def test_quorum_status_with_plain_id_lists_3_8() -> None:
+    text = (
+        "ClusterId:              abc\nLeaderId:               3000\nLeaderEpoch:            1\n"
+        "HighWatermark:          5\nMaxFollowerLag:         0\nMaxFollowerLagTimeMs:   0\n"
+        "CurrentVoters:          [3000,3001,3002]\nCurrentObservers:       [0,1]\n"
+    )
+    snap = assemble(read_text("q.txt", text))
+    assert snap.quorum is not None
+    assert snap.quorum.voter_ids == {3000, 3001, 3002}
+    assert snap.index.broker_ids == (0, 1)
+
+
+def test_quorum_replication_without_directory_column_and_human_readable() -> None:
+    text = (
+        "NodeId\tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\t\n"
+        "1     \t10          \t0  \t5 ms ago          \t5 ms ago             \tLeader\t\n"
+        "2     \t9           \t1  \t-1                \t-1                   \tObserver\t\n"
+    )
+    (s,) = read_text("r.txt", text)
+    leader, observer = s.data.rows
+    assert (leader.node_id, leader.directory_id, leader.last_fetch_timestamp) == (1, None, None)
+    assert (observer.lag, observer.last_caught_up_timestamp, observer.status) == (
+        1,
+        None,
+        "Observer",
+    )
+
+
+def test_reassignment_json_file_gives_the_target_of_in_flight_partitions() -> None:
+    listing = (
+        "Current partition reassignments:\nfoo-0: replicas: 0,1,2,4. adding: 4. removing: 0.\n"
+    )
+    plan = (
+        '{"version":1,"partitions":[{"topic":"foo","partition":0,"replicas":[1,2,4]},'
+        '{"topic":"foo","partition":1,"replicas":[1,2,3],"log_dirs":["any","any","any"]}]}'
+    )
+    sections = read_text("list.txt", listing) + read_text("plan.json", plan)
+    assert [s.kind for s in sections] == ["reassign", "reassignment-json"]
+    (r,) = assemble(sections).reassignments
+    assert (r.key, r.replicas, r.target) == (("foo", 0), (0, 1, 2, 4), (1, 2, 4))
+
+
+@pytest.mark.parametrize(
+    ("plan", "message"),
+    [
+        ('{"version":2,"partitions":[]}', "Not supported version field value 2"),
+        ('{"partitions":[{"topic":"a","partition":0,"replicas":[]}]}', "a-0: empty replica list"),
+        ('{"partitions":[{"topic":"a","partition":0,"replicas":[1,1]}]}', "duplicate broker"),
+        (
+            '{"partitions":[{"topic":"a","partition":0,"replicas":[1],"log_dirs":["any","any"]}]}',
+            "Size of replicas list",
+        ),
+        (
+            '{"partitions":[{"topic":"a","partition":0,"replicas":[1]},'
+            '{"topic":"a","partition":0,"replicas":[2]}]}',
+            "listed twice",
+        ),
+        ('{"partitions":[{"topic":"a","partition":0,"replicas":[1]}', "expected a JSON document"),
+    ],
+)
+def test_reassignment_json_is_checked_like_the_tool(plan: str, message: str) -> None:
+    with pytest.raises(ClusterInputError, match=r"^p.json:1: .*" + message):
+        read_text("p.json", plan)
+
+
+def test_cancel_output_with_the_missing_newline() -> None:
+    text = (
+        "Successfully cancelled partition reassignments for: foo-0,foo-1\n"
+        "None of the specified partition moves are active.Clearing broker-level throttles on "
+        "brokers 1,2,3\nClearing topic-level throttles on topic foo\n"
+    )
+    (s,) = read_text("c.txt", text)
+    assert s.data.cancelled == [("foo", 0), ("foo", 1)]
+    assert s.data.cleared_brokers == (1, 2, 3)
+
+
+def test_execute_output_records_the_throttle() -> None:
+    text = (
+        "Current partition replica assignment\n\n"
+        '{"version":1,"partitions":[{"topic":"a","partition":0,"replicas":[1],"log_dirs":["any"]}]}'
+        "\n\nSave this to use as the --reassignment-json-file option during rollback\n"
+        "Warning: You must run --verify periodically, until the reassignment completes, to ensure "
+        "the throttle is removed.\nThe inter-broker throttle limit was set to 500000 B/s\n"
+        "Successfully started partition reassignment for a-0\n"
+    )
+    (s,) = read_text("e.txt", text)
+    assert (s.data.throttle, s.data.started) == (500000, [("a", 0)])
+
+
+def test_api_versions_error_node_and_3x_form() -> None:
+    text = (
+        "b1:9092 (id: 1 rack: r1) -> (\n\tProduce(0): 0 to 9 [usable: 9],\n"
+        "\tFetch(1): 12 [usable: 12],\n\tX(99): 0 to 1 [unusable: node too new]\n)\n"
+        "b2:9092 (id: 2 rack: null isFenced: true) -> "
+        "ERROR: org.apache.kafka.common.errors.Timeout\n"
+    )
+    (s,) = read_text("a.txt", text)
+    n1, n2 = s.data.nodes
+    assert (n1.rack, n1.fenced, [a.max for a in n1.apis]) == ("r1", None, [9, 12, 1])
+    assert (n2.fenced, n2.error) == (True, "org.apache.kafka.common.errors.Timeout")
+    snap = assemble([s])
+    assert [(n.id, n.rack, n.fenced) for n in snap.nodes] == [(1, "r1", False), (2, None, True)]
+
+
+def test_log_dirs_java_key_order_and_future_replicas() -> None:
+    text = (
+        "Querying brokers for log directories information\n"
+        "Received log directory information from brokers 1\n"
+        '{"brokers":[{"broker":1,"logDirs":[{"partitions":[{"partition":"my-topic-0","size":10,'
+        '"offsetLag":0,"isFuture":false},{"partition":"my-topic-0","size":4,"offsetLag":0,'
+        '"isFuture":true}],"error":"org.apache.kafka.common.errors.KafkaStorageException",'
+        '"logDir":"/d1"}]}],"version":1}\n'
+    )
+    snap = assemble(read_text("l.txt", text))
+    (d,) = snap.log_dirs
+    assert d.error == "org.apache.kafka.common.errors.KafkaStorageException"
+    assert [(r.topic, r.partition, r.is_future) for r in d.replicas] == [
+        ("my-topic", 0, False),
+        ("my-topic", 0, True),
+    ]
+    assert snap.index.partition_size("my-topic", 0) == 10
