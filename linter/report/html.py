@@ -160,11 +160,20 @@ def build_context(
         "checklist": _checklist(findings),
         "groups": _groups(findings),
         "rule_docs": [_rule_doc(r) for r in rules],
-        "diagrams": [asdict(d) for d in diagrams],
+        "diagrams": [_plain(asdict(d)) for d in diagrams],
         "diagram_data": {d.side: _node_data(d) for d in diagrams},
         "timeline": _timeline(steps, findings),
         "chart": _chart(steps),
     }
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, so the context is exactly what its JSON says."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def script_json(data: Any) -> Markup:
