@@ -147,7 +147,13 @@ def _quorum(b: _Builder) -> Quorum | None:
             last_caught_up_timestamp=f.get(("member", i, "caught-up")),
         )
 
+    # controller.quorum.voters is only visible as a static config (kafka-configs --all on a
+    # controller); when it is set the quorum was formatted static (kraft.md:176).
+    static = sorted(
+        {v for cfg in b.configs["static"].values() if (v := cfg.get("controller.quorum.voters"))}
+    )
     return Quorum(
+        static_voters=static[0] if len(static) == 1 else None,
         leader_id=f.get(("quorum", "LeaderId")),
         leader_epoch=f.get(("quorum", "LeaderEpoch")),
         high_watermark=f.get(("quorum", "HighWatermark")),

@@ -257,3 +257,23 @@ def test_log_dirs_java_key_order_and_future_replicas() -> None:
         ("my-topic", 0, True),
     ]
     assert snap.index.partition_size("my-topic", 0) == 10
+
+
+def test_static_quorum_voters_come_from_a_controllers_static_config() -> None:
+    configs = (
+        "All configs for broker 101 are:\n"
+        "  controller.quorum.voters=101@ctl-1:9093,102@ctl-2:9093 sensitive=false synonyms="
+        "{STATIC_BROKER_CONFIG:controller.quorum.voters=101@ctl-1:9093,102@ctl-2:9093, "
+        "DEFAULT_CONFIG:controller.quorum.voters=}\n"
+    )
+    status = (
+        "ClusterId:              abc\nLeaderId:               101\n"
+        'CurrentVoters:          [{"id": 101, "endpoints": ["CONTROLLER://ctl-1:9093"]}, '
+        '{"id": 102, "endpoints": ["CONTROLLER://ctl-2:9093"]}]\n'
+        "CurrentObservers:       []\n"
+    )
+    snap = assemble(read_text("c.txt", configs) + read_text("q.txt", status))
+    assert snap.quorum is not None
+    assert snap.quorum.static_voters == "101@ctl-1:9093,102@ctl-2:9093"
+    assert snap.index.controller_ids == (101, 102)
+    assert snap.index.broker_ids == ()
