@@ -50,7 +50,7 @@ def scan_command(
     """
     from linter.api import Settings
     from linter.fleet.cluster import load_changes
-    from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, session
+    from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, scan_session
 
     ctx = click.get_current_context()
     if snapshot and not plan:
@@ -73,22 +73,17 @@ def scan_command(
 
     started = time.monotonic()
     try:
-        spark = session(master)
+        with scan_session(master) as spark:
+            ready = time.monotonic() - started
+            log(f"Spark {spark.version} on {spark.sparkContext.master} ready in {ready:.1f} s")
+            result = run_scan(spark, options, log)
     except FleetSetupError as error:
         click.echo(f"ksafe: {error}", err=True)
         ctx.exit(EXIT_USAGE)
-    ready = time.monotonic() - started
-    log(f"Spark {spark.version} on {spark.sparkContext.master} ready in {ready:.1f} s")
-    try:
-        result = run_scan(spark, options, log)
     except Exception as error:  # Spark's own errors (missing path, bad table) -> one line
-        if isinstance(error, click.exceptions.Exit):
-            raise
         first = (str(error).strip().splitlines() or [type(error).__name__])[0]
         click.echo(f"ksafe: fleet scan of {input_path} failed: {first}", err=True)
         ctx.exit(EXIT_USAGE)
-    finally:
-        spark.stop()
     summary = result.summary
     log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
     if fmt == "json":

@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +133,21 @@ def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> Sp
     )
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+@contextmanager
+def scan_session(master: str | None = None) -> Iterator[SparkSession]:
+    """The active session if there is one (a notebook, a test), else a new one stopped at exit."""
+    check_environment()
+    from pyspark.sql import SparkSession
+
+    existing = SparkSession.getActiveSession()
+    spark = existing if existing is not None else session(master)
+    try:
+        yield spark
+    finally:
+        if existing is None:
+            spark.stop()
 
 
 # --- input -------------------------------------------------------------------------------------

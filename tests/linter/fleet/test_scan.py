@@ -1,0 +1,78 @@
+"""One app's scan without Spark: ordering, pairs, quarantine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from linter.api import Settings
+from linter.fleet.inputs import assemble, detect_format, split_path, version_of
+from linter.fleet.scan import QUARANTINED, SCANNED, Version, natural_key, order_versions, scan_app
+
+SMALL = Path(__file__).resolve().parents[3] / "fixtures" / "fleet" / "small"
+
+
+def _versions(app: str) -> list[Version]:
+    files = [(p.name, p.read_text(encoding="utf-8")) for p in sorted((SMALL / app).iterdir())]
+    return assemble(app, files)
+
+
+def test_versions_order_naturally_or_by_timestamp() -> None:
+    names = ["v10", "v2", "v1", "v2.1"]
+    assert sorted(names, key=natural_key) == ["v1", "v2", "v2.1", "v10"]
+    rows = [Version("a", "v10", "", timestamp="2024-01-01T00:00:00Z"),
+            Version("a", "v2", "", timestamp="2024-02-01T00:00:00Z")]  # fmt: skip
+    assert [v.version for v in order_versions(rows)] == ["v10", "v2"]
+    rows.append(Version("a", "v3", ""))  # one row without timestamp: natural order for all
+    assert [v.version for v in order_versions(rows)] == ["v2", "v3", "v10"]
+
+
+def test_deployed_to_latest() -> None:
+    result = scan_app("orders-enricher", _versions("orders-enricher"), Settings())
+    assert result.app.status == SCANNED
+    assert result.app.deployed_version == "v1" and result.app.latest_version == "v2"
+    assert result.app.application_id == "orders-enricher"
+    diffs = {(r.version_before, r.version_after) for r in result.findings if r.check == "diff"}
+    assert diffs <= {("v1", "v2")}
+    assert result.facts is not None and result.facts.upgrade == "v1 -> v2"
+
+
+def test_consecutive_pairs_without_a_deployed_version() -> None:
+    text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = [Version("b", v, text) for v in ("v10", "v1", "v2")]
+    result = scan_app("b", rows, Settings())
+    assert result.app.latest_version == "v10"
+    assert result.app.verdict == "safe"
+    assert result.facts is not None and result.facts.upgrade == "v2 -> v10"
+
+
+def test_a_corrupt_description_quarantines_the_app_with_its_message() -> None:
+    result = scan_app("broken-app", _versions("broken-app"), Settings())
+    assert result.app.status == QUARANTINED and result.facts is None
+    (row,) = result.findings
+    assert row.check == "parse" and row.version_after == "v1"
+    assert row.message.startswith("broken-app/v1:3:")
+    assert result.app.error == row.message
+
+
+def test_missing_description_and_missing_app_id_are_quarantined_not_dropped() -> None:
+    only_props = assemble("p", [("v1.properties", "application.id=p\n")])
+    assert scan_app("p", only_props, Settings()).app.status == QUARANTINED
+    row = version_of((None, "v1", "Topologies:\n", None, None, None))
+    assert scan_app(row.app_id, [row], Settings()).app.status == QUARANTINED
+
+
+def test_bad_properties_quarantine_too() -> None:
+    text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = [Version("b", "v1", text, properties="application.id=b\nbad\\u12")]
+    result = scan_app("b", rows, Settings())
+    assert result.app.status in (QUARANTINED, SCANNED)  # whatever the parser accepts, no crash
+
+
+def test_input_shapes(tmp_path: Path) -> None:
+    assert split_path("file:/data/fleet/orders/v1.txt") == ("orders", "v1.txt")
+    assert split_path("v1.txt") is None
+    assert detect_format("s3a://bucket/fleet.jsonl") == "jsonl"
+    assert detect_format(str(SMALL)) == "dir"
+    (tmp_path / "part-0.parquet").write_bytes(b"")
+    assert detect_format(str(tmp_path)) == "parquet"
+    assert detect_format(str(tmp_path), "jsonl") == "jsonl"
