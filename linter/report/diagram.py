@@ -207,21 +207,24 @@ def build_diagram(
         ox, oy = at.x + BOX_PAD, at.y + BOX_HEAD
         box_mark = marks.subtopologies.get(sub.id)
         box_rules = tuple(sorted(by_resource.get(("subtopology", str(sub.id)), ())))
-        changed = box_mark is not None or box_rules or any(n.status or n.rules for n in inner.nodes)
+        placed_nodes = []
+        for n in inner.nodes:
+            rules = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
+            if n.kind == "store":
+                rules |= by_resource.get(("changelog", n.internal), set())
+            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=tuple(sorted(rules)))
+            placed_nodes.append(placed)
+            anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
+                placed.x, placed.y, placed.w, placed.h)
+        marked = any(n.status or n.rules for n in placed_nodes)
+        changed = box_mark is not None or bool(box_rules) or marked
         stores = sum(1 for n in inner.nodes if n.kind == "store")
         scene_boxes.append(SceneBox(
             id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
             status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
             stores=stores, collapsed=many and not changed, rules=box_rules,
         ))
-        for n in inner.nodes:
-            rules = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
-            if n.kind == "store":
-                rules |= by_resource.get(("changelog", n.internal), set())
-            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=tuple(sorted(rules)))
-            scene_nodes.append(placed)
-            anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
-                placed.x, placed.y, placed.w, placed.h)
+        scene_nodes.extend(placed_nodes)
         for e in inner.edges:
             d = _shift(e.points, ox, oy)
             scene_edges.append(SceneEdge(e.id, e.kind, d, "", box_id, e.status))
