@@ -29,11 +29,13 @@ def test_versions_order_naturally_or_by_timestamp() -> None:
 def test_deployed_to_latest() -> None:
     result = scan_app("orders-enricher", _versions("orders-enricher"), Settings())
     assert result.app.status == SCANNED
-    assert result.app.deployed_version == "v1" and result.app.latest_version == "v2"
+    assert result.app.deployed_version == "v1"
+    assert result.app.latest_version == "v2"
     assert result.app.application_id == "orders-enricher"
     diffs = {(r.version_before, r.version_after) for r in result.findings if r.check == "diff"}
     assert diffs <= {("v1", "v2")}
-    assert result.facts is not None and result.facts.upgrade == "v1 -> v2"
+    assert result.facts is not None
+    assert result.facts.upgrade == "v1 -> v2"
 
 
 def test_consecutive_pairs_without_a_deployed_version() -> None:
@@ -42,14 +44,17 @@ def test_consecutive_pairs_without_a_deployed_version() -> None:
     result = scan_app("b", rows, Settings())
     assert result.app.latest_version == "v10"
     assert result.app.verdict == "safe"
-    assert result.facts is not None and result.facts.upgrade == "v2 -> v10"
+    assert result.facts is not None
+    assert result.facts.upgrade == "v2 -> v10"
 
 
 def test_a_corrupt_description_quarantines_the_app_with_its_message() -> None:
     result = scan_app("broken-app", _versions("broken-app"), Settings())
-    assert result.app.status == QUARANTINED and result.facts is None
+    assert result.app.status == QUARANTINED
+    assert result.facts is None
     (row,) = result.findings
-    assert row.check == "parse" and row.version_after == "v1"
+    assert row.check == "parse"
+    assert row.version_after == "v1"
     assert row.message.startswith("broken-app/v1:3:")
     assert result.app.error == row.message
 

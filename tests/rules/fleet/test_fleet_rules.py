@@ -56,7 +56,11 @@ def _facts(spec: dict[str, Any]) -> AppFacts:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "spec"), _cases(), ids=lambda x: x if isinstance(x, str) else x["name"])
+def _id(x: Any) -> str:
+    return x if isinstance(x, str) else str(x["name"])
+
+
+@pytest.mark.parametrize(("rule", "spec"), _cases(), ids=_id)
 def test_case(rule: str, spec: dict[str, Any]) -> None:
     graph = whole_graph(
         [_facts(a) for a in spec["apps"]],
@@ -75,8 +79,10 @@ def test_case(rule: str, spec: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("r", FLEET_RULES, ids=lambda r: r.name)
 def test_rule_identity_doc_and_cases(r: Rule) -> None:
-    assert r in ALL_RULES and r.subject == "fleet"
-    assert re.fullmatch(r"KS8\d{2}", r.id) and re.fullmatch(r"[a-z]+(-[a-z]+)*", r.name)
+    assert r in ALL_RULES
+    assert r.subject == "fleet"
+    assert re.fullmatch(r"KS8\d{2}", r.id)
+    assert re.fullmatch(r"[a-z]+(-[a-z]+)*", r.name)
     for section in ("Why:", "Example:", "Fix:"):
         assert re.search(rf"^{section}", r.doc, re.MULTILINE), f"{r.name}: no {section}"
     cases = [spec for rule, spec in _cases() if rule == r.name]
