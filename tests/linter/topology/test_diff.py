@@ -1,0 +1,180 @@
+"""Matching two versions, on models built directly and on reprinted texts."""
+
+from __future__ import annotations
+
+import random
+
+from linter import api
+from linter.topology.diff import diff
+from linter.topology.model import Description, Processor, Sink, Source, Subtopology, Topology
+from linter.topology.parse import parse
+from tests.conftest import FIXTURES
+
+
+def chain(*names: str, stores: dict[str, str] | None = None, topic: str = "in") -> Subtopology:
+    """Source -> processors -> sink, ``stores`` mapping processor name -> store name."""
+    stores = stores or {}
+    nodes: list[Source | Processor | Sink] = [Source(names[0], topics=frozenset({topic}),
+                                                     successors=frozenset({names[1]}))]
+    for i, name in enumerate(names[1:-1], 1):
+        nodes.append(
+            Processor(
+                name,
+                stores=frozenset({stores[name]}) if name in stores else frozenset(),
+                successors=frozenset({names[i + 1]}),
+                predecessors=frozenset({names[i - 1]}),
+            )
+        )
+    nodes.append(Sink(names[-1], topic="out", predecessors=frozenset({names[-2]})))
+    return Subtopology(0, frozenset(nodes))
+
+
+def desc(*subs: Subtopology, name: str | None = None) -> Description:
+    return Description((Topology(tuple(subs), name=name),))
+
+
+def gen(prefix: str, i: int) -> str:
+    return f"KSTREAM-{prefix}-{i:010d}"
+
+
+def test_identical_models_have_no_changes() -> None:
+    d = desc(chain("src", "agg", "out", stores={"agg": "counts"}))
+    result = diff(d, d)
+    assert result.identical
+    assert not result.nodes.added
+    assert not result.nodes.removed
+    assert all(not p.changes for p in result.nodes.pairs)
+    assert all(not p.changes for p in result.stores.pairs)
+    assert result.key_changes == ()
+
+
+def test_index_shift_is_matched_by_position_in_the_index_sequence() -> None:
+    store1 = "KSTREAM-AGGREGATE-STATE-STORE-0000000001"
+    store2 = "KSTREAM-AGGREGATE-STATE-STORE-0000000002"
+    before = desc(chain(gen("SOURCE", 0), gen("AGGREGATE", 2), gen("SINK", 3),
+                        stores={gen("AGGREGATE", 2): store1}))
+    after = desc(chain(gen("SOURCE", 0), gen("FILTER", 1), gen("AGGREGATE", 3), gen("SINK", 4),
+                       stores={gen("AGGREGATE", 3): store2}))
+    result = diff(before, after)
+    pairs = {p.before.name: (p.after.name, p.how) for p in result.nodes.pairs}
+    assert pairs[gen("AGGREGATE", 2)] == (gen("AGGREGATE", 3), "index")
+    assert [n.name for n in result.nodes.added] == [gen("FILTER", 1)]
+    (store,) = result.stores.pairs
+    assert (store.before.name, store.after.name, store.how) == (store1, store2, "owner")
+    assert "renamed" in store.changes
+    assert result.key_changes == ()
+
+
+def test_same_generated_name_on_another_operator_is_not_matched_by_name() -> None:
+    """After an insertion, ``KSTREAM-FILTER-0000000002`` may name a different operator."""
+    before = desc(chain(gen("SOURCE", 0), gen("MAPVALUES", 1), gen("FILTER", 2), gen("SINK", 3)))
+    after = desc(chain(gen("SOURCE", 0), gen("FILTER", 1), gen("MAPVALUES", 2), gen("FILTER", 3),
+                       gen("SINK", 4)))
+    pairs = {p.before.name: p.after.name for p in diff(before, after).nodes.pairs}
+    assert pairs[gen("FILTER", 2)] == gen("FILTER", 3)
+    assert pairs[gen("MAPVALUES", 1)] == gen("MAPVALUES", 2)
+
+
+def test_named_operators_match_by_name_and_unmatched_neighbours_by_structure() -> None:
+    before = desc(chain("src", gen("WINDOWED", 3), gen("JOINTHIS", 5), "out",
+                        stores={gen("WINDOWED", 3): "KSTREAM-JOINTHIS-0000000005-store"}))
+    after = desc(chain("src", "j-this-windowed", "j-this-join", "out",
+                       stores={"j-this-windowed": "s-this-join-store"}))
+    result = diff(before, after)
+    pairs = {p.before.name: (p.after.name, p.how) for p in result.nodes.pairs}
+    assert pairs[gen("WINDOWED", 3)] == ("j-this-windowed", "structure")
+    assert pairs[gen("JOINTHIS", 5)] == ("j-this-join", "structure")
+    (store,) = result.stores.pairs
+    assert store.after.name == "s-this-join-store"
+
+
+def test_key_selector_inserted_before_a_store_is_a_key_change() -> None:
+    before = desc(chain("src", "count", "out", stores={"count": "counts"}))
+    after = desc(chain("src", gen("KEY-SELECT", 1), "count", "out", stores={"count": "counts"}))
+    result = diff(before, after)
+    (kc,) = [k for k in result.key_changes if k.stores]
+    assert kc.node == "count"
+    assert kc.before == frozenset({"src"})
+    assert kc.after == frozenset({gen("KEY-SELECT", 1)})
+
+
+def test_stateless_named_operator_added_is_not_an_error() -> None:
+    before = desc(chain("src", "count", "out", stores={"count": "counts"}))
+    after = desc(chain("src", "drop-invalid", "count", "out", stores={"count": "counts"}))
+    report = api.diff(before, after)
+    assert report.summary.errors == 0
+    assert report.summary.warnings == 0
+    assert [f.name for f in report.findings] == ["unexplained-change"]
+    assert report.verdict is not None
+    assert report.verdict.value == "safe"
+
+
+def test_named_topologies_are_paired_by_name() -> None:
+    a = chain("a-src", "a-count", "a-out", stores={"a-count": "a-store"})
+    b = chain("b-src", "b-count", "b-out", stores={"b-count": "b-store"}, topic="other")
+    before = Description((Topology((a,), name="alpha"), Topology((b,), name="beta")))
+    after = Description((Topology((b,), name="beta"), Topology((a,), name="alpha")))
+    result = diff(before, after)
+    assert not result.nodes.added
+    assert not result.nodes.removed
+    assert all(not p.changes for p in result.stores.pairs)
+
+
+def test_changelog_names_include_the_topology_name() -> None:
+    a = chain("src", "count", "out", stores={"count": "s1"})
+    b = chain("src", "count", "out", stores={"count": "s2"})
+    report = api.diff(
+        Description((Topology((a,), name="orders"),)),
+        Description((Topology((b,), name="orders"),)),
+        api.Settings(application_id="app"),
+    )
+    (f,) = [f for f in report.findings if f.name == "store-renamed"]
+    assert {"app-orders-s1-changelog", "app-orders-s2-changelog"} <= {r.name for r in f.resources}
+
+
+def _shuffled(text: str, seed: int) -> str:
+    """Reprint a describe() text with node blocks and ``-->``/``<--`` lists in another order."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    block: list[list[str]] = []
+
+    def flush() -> None:
+        rng.shuffle(block)
+        for node in block:
+            out.extend(node)
+        block.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("Source:", "Processor:", "Sink:")):
+            block.append([line])
+        elif stripped.startswith(("-->", "<--")):
+            indent, arrow, names = line[: line.index(stripped[:3])], stripped[:3], stripped[4:]
+            items = names.split(", ")
+            rng.shuffle(items)
+            block[-1].append(f"{indent}{arrow} {', '.join(items)}")
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out) + "\n"
+
+
+def test_reprinted_in_another_order_gives_no_findings() -> None:
+    for name in ("word-count-v2.txt", "orders-v2.txt"):
+        text = (FIXTURES / "examples" / name).read_text(encoding="utf-8")
+        for seed in range(5):
+            report = api.diff(parse(text, "a.txt"), parse(_shuffled(text, seed), "b.txt"))
+            assert report.findings == (), seed
+
+
+def test_reprinted_corpus_text_gives_no_findings(topology_corpus: object) -> None:
+    from tests.conftest import TOPOLOGY_CORPUS, corpus_text
+
+    path = TOPOLOGY_CORPUS / "wild/confluent-kafka-tutorials-naming/01_unnamed.txt"
+    text = corpus_text(path)
+    for seed in range(5):
+        shuffled = _shuffled(text, seed)
+        assert shuffled != text or seed > 0
+        report = api.diff(parse(text, "a.txt"), parse(shuffled, "b.txt"))
+        assert report.findings == ()

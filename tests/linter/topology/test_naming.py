@@ -1,0 +1,107 @@
+"""Generated-name recognition, derived roles, internal topic names and DSL fixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from linter.topology import naming
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix", "index", "rest", "store"),
+    [
+        ("KSTREAM-FILTER-0000000001", "KSTREAM-FILTER-", 1, "", False),
+        ("KSTREAM-KEY-SELECT-0000000012", "KSTREAM-KEY-SELECT-", 12, "", False),
+        ("KSTREAM-AGGREGATE-STATE-STORE-0000000002", "KSTREAM-AGGREGATE-", 2, "", True),
+        ("users-STATE-STORE-0000000000", "users-", 0, "", True),
+        ("KSTREAM-JOINTHIS-0000000004-store", "KSTREAM-JOINTHIS-", 4, "-store", False),
+        ("KSTREAM-BRANCH-00000000270", "KSTREAM-BRANCH-", 27, "0", False),
+        ("KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010", "KTABLE-FK-JOIN-SUBSCRIPTION-",
+         10, "", True),
+    ],
+)
+def test_generated_names(name: str, prefix: str, index: int, rest: str, store: bool) -> None:
+    gen = naming.generated(name)
+    assert gen is not None
+    assert (gen.prefix, gen.index, gen.rest, gen.store) == (prefix, index, rest, store)
+
+
+@pytest.mark.parametrize(
+    "name", ["orders", "GroupOrders-repartition-filter", "Purchase_count_store", "KSTREAM-1"]
+)
+def test_chosen_names(name: str) -> None:
+    assert naming.generated(name) is None
+
+
+def test_operator_table() -> None:
+    agg = naming.OPERATORS["KSTREAM-AGGREGATE-"]
+    assert agg.stateful
+    assert not agg.key_changing
+    assert "Materialized.as" in agg.fix
+    assert naming.OPERATORS["KSTREAM-KEY-SELECT-"].key_changing
+    assert naming.OPERATORS["KTABLE-SUPPRESS-"].fix == 'Suppressed.withName("...")'
+    assert "Branched.as" in naming.OPERATORS["KSTREAM-BRANCH-"].fix
+    assert "Consumed.as" in naming.OPERATORS["KSTREAM-SOURCE-"].fix
+    assert "Produced.as" in naming.OPERATORS["KSTREAM-SINK-"].fix
+    assert "StreamJoined.withStoreName" in naming.OPERATORS["KSTREAM-JOINTHIS-"].fix
+
+
+@pytest.mark.parametrize(
+    ("name", "role"),
+    [
+        ("KSTREAM-MAP-0000000003", "KSTREAM-MAP-"),
+        ("join-this-windowed", "KSTREAM-WINDOWED-"),
+        ("join-other-join", "KSTREAM-JOINOTHER-"),
+        ("count-repartition-filter", "KSTREAM-FILTER-"),
+        ("agg-cogroup-agg-0", "COGROUPKSTREAM-AGGREGATE-"),
+        ("LeftSourceKeyed-SelectKey", "KSTREAM-KEY-SELECT-"),
+        ("AggregateDailyOrders", None),
+    ],
+)
+def test_roles(name: str, role: str | None) -> None:
+    assert naming.role_of(name) == role
+
+
+def test_key_changing() -> None:
+    assert naming.is_key_changing("KSTREAM-FLATMAP-0000000001")
+    assert not naming.is_key_changing("KSTREAM-FLATMAPVALUES-0000000001")
+    assert not naming.is_key_changing("GroupOrders")
+
+
+def test_internal_topics() -> None:
+    assert naming.is_internal_topic("GroupOrders-repartition")
+    assert naming.is_internal_topic("KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic")
+    assert naming.is_internal_topic("x-subscription-response-topic")
+    assert not naming.is_internal_topic("orders")
+    gen = naming.generated_topic("KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition")
+    assert gen is not None
+    assert gen.store
+    assert naming.generated_topic("count-repartition") is None
+
+
+def test_derived_names() -> None:
+    assert naming.changelog_topic("app", "orders") == "app-orders-changelog"
+    assert naming.changelog_topic("app", "orders", "topo") == "app-topo-orders-changelog"
+    assert naming.changelog_topic(None, "s") == "<application.id>-s-changelog"
+    assert naming.internal_topic("app", "x-repartition") == "app-x-repartition"
+    assert naming.task_directory("/var/ks", "app", 1) == "/var/ks/app/1_*"
+    assert naming.task_directory(None, None, 0, "3") == "<state.dir>/<application.id>/0_3"
+
+
+def test_fixes() -> None:
+    assert naming.store_fix("KSTREAM-AGGREGATE-STATE-STORE-0000000001") == 'Materialized.as("...")'
+    assert "StreamJoined.withStoreName" in naming.store_fix("KSTREAM-JOINTHIS-0000000004-store")
+    suppress = naming.store_fix("KTABLE-SUPPRESS-STATE-STORE-0000000007")
+    assert suppress == 'Suppressed.withName("...")'
+    fk = naming.store_fix("KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010")
+    assert "TableJoined.as" in fk
+    assert "builder.table" in naming.store_fix("users-STATE-STORE-0000000000")
+    assert naming.repartition_fix("KSTREAM-REPARTITION-0000000003-repartition") == (
+        'Repartitioned.as("...")'
+    )
+    assert "Grouped.as" in naming.repartition_fix(
+        "KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition"
+    )
+    assert "StreamJoined.withName" in naming.repartition_fix(
+        "KSTREAM-KEY-SELECT-0000000001-repartition"
+    )
