@@ -7,6 +7,7 @@ Escaping follows the runner's own rules (``actions/toolkit`` ``command.ts``): in
 
 from __future__ import annotations
 
+from linter.report.locations import primary
 from linter.report.model import Report
 from rules.framework import Finding, Severity
 
@@ -22,9 +23,9 @@ def escape_property(text: str) -> str:
 
 
 def _where(f: Finding, report: Report) -> tuple[str | None, int | None, int | None]:
-    for loc in f.locations:
-        if loc.path:
-            return loc.path, loc.line, loc.column
+    loc = primary(f)
+    if loc is not None:
+        return loc.path, loc.line, loc.column
     plan = report.inputs.get("plan")
     if plan:
         return plan, f.line, None

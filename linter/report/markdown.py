@@ -6,6 +6,7 @@ row, and ``<``/``>`` would be read as HTML.
 
 from __future__ import annotations
 
+from linter.report.locations import primary
 from linter.report.model import Report
 from rules.framework import Finding
 from rules.verdict import Verdict
@@ -34,9 +35,9 @@ def _code(text: str) -> str:
 
 
 def _where(f: Finding, report: Report) -> str:
-    for loc in f.locations:
-        if loc.path:
-            return _code(f"{loc.path}:{loc.line}" if loc.line else loc.path)
+    loc = primary(f)
+    if loc is not None and loc.path:
+        return _code(f"{loc.path}:{loc.line}" if loc.line else loc.path)
     plan = report.inputs.get("plan")
     if plan and f.line:
         return _code(f"{plan}:{f.line}")

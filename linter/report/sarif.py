@@ -13,9 +13,10 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
+from linter.report.locations import current, previous
 from linter.report.model import Report
 from rules.catalogue import ALL_RULES
-from rules.framework import Finding, Rule, Severity
+from rules.framework import Finding, Location, Rule, Severity
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "ksafe/v1"
@@ -55,21 +56,23 @@ def _rule_descriptor(r: Rule) -> dict[str, Any]:
     }
 
 
+def _location(loc: Location) -> dict[str, Any]:
+    assert loc.path is not None
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(loc.path)}}
+    if loc.line is not None and loc.line >= 1:
+        region: dict[str, Any] = {"startLine": loc.line}
+        if loc.column is not None and loc.column >= 1:
+            region["startColumn"] = loc.column
+        physical["region"] = region
+    entry: dict[str, Any] = {"physicalLocation": physical}
+    if loc.side:
+        entry["message"] = {"text": loc.side}
+    return entry
+
+
 def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for loc in f.locations:
-        if not loc.path:
-            continue
-        physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(loc.path)}}
-        if loc.line is not None and loc.line >= 1:
-            region: dict[str, Any] = {"startLine": loc.line}
-            if loc.column is not None and loc.column >= 1:
-                region["startColumn"] = loc.column
-            physical["region"] = region
-        entry: dict[str, Any] = {"physicalLocation": physical}
-        if loc.side:
-            entry["message"] = {"text": loc.side}
-        out.append(entry)
+    """Where the finding is now (review tools show these); the old side when that is all."""
+    out = [_location(loc) for loc in (current(f) or previous(f))]
     if out:
         return out
     # Cluster findings point at a plan line; anything else at least at the file that was read.
@@ -78,7 +81,7 @@ def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
     )
     if not fallback:
         return []
-    physical = {"artifactLocation": {"uri": _uri(fallback)}}
+    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(fallback)}}
     if f.line is not None and f.line >= 1:
         physical["region"] = {"startLine": f.line}
     return [{"physicalLocation": physical}]
@@ -99,6 +102,10 @@ def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]
             "resources": [{"kind": r.kind, "name": r.name} for r in f.resources],
         },
     }
+    if current(f) and previous(f):
+        result["relatedLocations"] = [
+            {"id": i, **_location(loc)} for i, loc in enumerate(previous(f))
+        ]
     if f.rule in index:
         result["ruleIndex"] = index[f.rule]
     if f.step is not None:

@@ -15,7 +15,7 @@ def test_escaping_rules() -> None:
 def test_one_command_per_finding_then_a_summary() -> None:
     lines = render(diff_report(), "github").splitlines()
     assert lines[0] == (
-        "::error file=topology/word-count.txt,line=9,title=KS201 store-renamed::"
+        "::error file=topology/word-count.txt,line=10,col=5,title=KS201 store-renamed::"
         "store KSTREAM-AGGREGATE-STATE-STORE-0000000001 is now "
         "KSTREAM-AGGREGATE-STATE-STORE-0000000002 (index shift | filter inserted)"
         '%0AFix: Name the store: Materialized.as("counts")'

@@ -65,12 +65,26 @@ def test_results_locations_fingerprints_and_suppressions() -> None:
     assert first["ruleId"] == "KS201"
     assert first["level"] == "error"
     assert first["partialFingerprints"] == {FINGERPRINT_KEY: "a1b2c3d4e5f60718"}
-    locations = [loc["physicalLocation"] for loc in first["locations"]]
-    assert locations[0] == {
-        "artifactLocation": {"uri": "topology/word-count.txt"},
-        "region": {"startLine": 9},
-    }
-    assert locations[1]["region"] == {"startLine": 10, "startColumn": 5}
+    # the after side is where review tools point; the before side is related context
+    assert first["locations"] == [
+        {
+            "physicalLocation": {
+                "artifactLocation": {"uri": "topology/word-count.txt"},
+                "region": {"startLine": 10, "startColumn": 5},
+            },
+            "message": {"text": "after"},
+        }
+    ]
+    assert first["relatedLocations"] == [
+        {
+            "id": 0,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "topology/word-count.txt"},
+                "region": {"startLine": 9},
+            },
+            "message": {"text": "before"},
+        }
+    ]
     info = results[2]
     assert info["level"] == "note"
     assert info["suppressions"] == [
