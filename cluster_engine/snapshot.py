@@ -170,7 +170,10 @@ class Topic(_Frozen):
     @classmethod
     def _name_partitions(cls, data: Any) -> Any:
         # Hand-written snapshots need not repeat the topic name on every partition.
-        if isinstance(data, dict) and isinstance(data.get("partitions"), list | tuple):
+        parts = data.get("partitions") if isinstance(data, dict) else None
+        if isinstance(parts, list | tuple) and any(
+            isinstance(p, dict) and "topic" not in p for p in parts
+        ):
             name = data.get("name")
             data = {
                 **data,
