@@ -305,6 +305,19 @@ class Snapshot(_Frozen):
         """Lookup tables, built on first use and kept (the model is frozen)."""
         return SnapshotIndex(self)
 
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Snapshot:
+        """A copy with some fields replaced (not validated); its index is rebuilt on use."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("index", None)
+        return copied
+
+    @property
+    def quorum_is_dynamic(self) -> bool:
+        """KIP-853 dynamic quorum: kraft.version >= 1 (4.1:docs/operations/kraft.md:159)."""
+        return self.kraft_version >= 1
+
     def feature_level(self, name: str) -> int:
         """The finalized level of a feature; 0 when it is not finalized."""
         feature = self.features.get(name)

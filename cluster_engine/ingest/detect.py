@@ -56,7 +56,7 @@ class Section:
 
 
 def read_file(path: Path) -> list[Section]:
-    return read_text(str(path), path.read_text(encoding="utf-8"))
+    return read_text(str(path), path.read_text(encoding="utf-8-sig"))
 
 
 def read_text(path: str, text: str) -> list[Section]:

@@ -105,3 +105,12 @@ def test_throttled_replicas_parsing() -> None:
         1: frozenset({101, 102}),
         0: frozenset({101}),
     }
+
+
+def test_a_copy_gets_a_fresh_index() -> None:
+    s = load(THREE_BROKERS)
+    assert len(s.index.partitions_on(1)) == 9
+    fewer = s.model_copy(update={"topics": s.topics[:1]})
+    assert len(fewer.index.partitions_on(1)) == 6
+    assert len(s.index.partitions_on(1)) == 9
+    assert not fewer.quorum_is_dynamic
