@@ -82,8 +82,15 @@ def _split_z(output: str) -> list[str]:
 
 
 def _renames(commit: str, root: Path) -> dict[str, str]:
-    """new path -> old path, for renames between ``commit`` and the working tree."""
-    fields = _split_z(git(["diff", "-z", "--name-status", "-M", commit, "--"], root))
+    """new path -> old path, for renames between ``commit`` and the index (a ``git mv`` is found
+    there whatever the new content) or the working tree (git's similarity detection)."""
+    renames = _renamed(["diff", "-z", "--name-status", "-M", "--cached", commit, "--"], root)
+    renames.update(_renamed(["diff", "-z", "--name-status", "-M", commit, "--"], root))
+    return renames
+
+
+def _renamed(args: list[str], root: Path) -> dict[str, str]:
+    fields = _split_z(git(args, root))
     renames: dict[str, str] = {}
     i = 0
     while i < len(fields):
@@ -165,3 +172,14 @@ def changes(revision: str, paths: Sequence[str], cwd: Path | None = None) -> lis
         else:
             raise GitError(f"{shown(rel)}: no such file now nor at {revision}")
     return out
+
+
+def text_at(revision: str, path: str, cwd: Path | None = None) -> str | None:
+    """The content of ``path`` (relative to ``cwd``) at ``revision``; None when it did not exist."""
+    here = Path(cwd or Path.cwd())
+    root = repo_root(here)
+    commit = resolve(revision, root)
+    rel = _repo_relative(str(here / path), root)
+    if rel not in _files_at(commit, root, [rel]):
+        return None
+    return git(["show", f"{commit}:{rel}"], root)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from linter.cli import cluster, fleet, topology
+from linter.cli import cluster, fleet, topology, workflow
 from linter.cli.common import KsafeGroup
 
 
@@ -27,6 +27,8 @@ for command in topology.COMMANDS:
 for command in fleet.COMMANDS:
     ksafe.add_command(command)
 for command in cluster.COMMANDS:
+    ksafe.add_command(command)
+for command in workflow.COMMANDS:
     ksafe.add_command(command)
 
 

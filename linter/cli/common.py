@@ -13,6 +13,7 @@ import click
 from cluster_engine.errors import ClusterInputError
 from linter.api import Settings
 from linter.config import Config, ConfigError, load_config
+from linter.gitbase import GitError
 from linter.report import FORMATS, render
 from linter.report.model import Report
 from linter.topology.parse import TopologyParseError
@@ -27,6 +28,7 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     StreamsConfigError,
     ClusterInputError,
     ConfigError,
+    GitError,
     OSError,
 )
 

@@ -75,8 +75,11 @@ def lint_command(
 
 
 @click.command("diff")
-@click.argument("before", required=False, type=click.Path(path_type=Path, dir_okay=False))
-@click.argument("after", required=False, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path),
+                metavar="[BEFORE AFTER | --git-base REF PATH...]")
+@click.option("--git-base", default=None, metavar="REF",
+              help="Compare each file under PATH... with its version at git revision REF "
+              "(renames followed, new files linted, deleted files reported).")
 @click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
 @click.option("--config-before", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Streams .properties of the running version.")
@@ -88,8 +91,8 @@ def lint_command(
 @fail_on_option
 @config_option
 def diff_command(
-    before: Path | None,
-    after: Path | None,
+    files: tuple[Path, ...],
+    git_base: str | None,
     application_id: str | None,
     config_before: Path | None,
     config_after: Path | None,
@@ -106,6 +109,14 @@ def diff_command(
     from linter import api
     from linter.topology.streams_config import parse_properties_file
 
+    if git_base is not None:
+        from linter.cli.workflow import run_git_base
+
+        code = run_git_base(git_base, files, config_path, fmt, output, fail_on, application_id)
+        sys.exit(code)
+    if len(files) not in (0, 2):
+        raise click.UsageError("give BEFORE and AFTER, or --git-base REF PATH...")
+    before, after = files if files else (None, None)
     if (before is None) != (after is None):
         raise click.UsageError("give both BEFORE and AFTER, or neither (config-only diff)")
     config = load(config_path)

@@ -1,0 +1,212 @@
+"""Commands and helpers for where ksafe runs: ``diff --git-base`` (CI and pre-commit),
+``baseline`` (adoption), ``cluster check-plans`` (the change-plan pre-commit hook)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+import click
+
+from linter import api
+from linter.cli.common import config_option, effective_fail_on, emit, load, write_output
+from linter.config import Config
+from linter.gitbase import changes, text_at
+from linter.report.model import Report
+from linter.topology.model import Description
+from linter.topology.parse import TopologyParseError, parse, parse_file
+from linter.topology.streams_config import StreamsConfig, parse_properties, parse_properties_file
+from rules.framework import Finding, Location, run
+from rules.workflow import WORKFLOW_RULES
+from rules.workflow.file_deleted import DeletedFile
+
+
+def _without_acknowledgements(settings: api.Settings) -> api.Settings:
+    # Acknowledgements are applied once, over the whole run (see api.finish).
+    return replace(settings, acknowledgements=())
+
+
+def _lint_findings(description: Description, settings: api.Settings) -> list[Finding]:
+    return list(api.lint(description, _without_acknowledgements(settings)).findings)
+
+
+def _diff_findings(
+    before: Description,
+    after: Description,
+    settings: api.Settings,
+    config_before: StreamsConfig | None,
+    config_after: StreamsConfig | None,
+) -> list[Finding]:
+    report = api.diff(
+        before,
+        after,
+        _without_acknowledgements(settings),
+        streams_before=config_before,
+        streams_after=config_after,
+    )
+    return list(report.findings)
+
+
+def _properties_at(revision: str, path: str | None) -> StreamsConfig | None:
+    """The Streams properties file ``path`` as it was at ``revision`` (absent then: None)."""
+    if path is None:
+        return None
+    text = text_at(revision, path)
+    return None if text is None else parse_properties(text, f"{path}@{revision}")
+
+
+def git_base_report(
+    revision: str,
+    paths: Sequence[str],
+    config: Config,
+    *,
+    application_id: str | None = None,
+) -> Report:
+    """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
+    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted."""
+    findings: list[Finding] = []
+    inputs: dict[str, str] = {}
+    for n, change in enumerate(changes(revision, paths)):
+        settings = config.settings_for(change.path)
+        if application_id is not None:
+            settings = replace(settings, application_id=application_id)
+        key = f"file{n + 1}" if len(inputs) else "file"
+        inputs[key] = change.path
+        if change.status == "deleted":
+            before = _try_parse(change.old_text or "", change.label_before)
+            deleted = DeletedFile(change.path, revision, before, settings.application_id)
+            rules = api.selected(WORKFLOW_RULES, settings)
+            findings += run(
+                rules,
+                "topology-file",
+                deleted,
+                severities=api.severity_overrides(rules, settings),
+            )
+            continue
+        after = parse_file(change.path)
+        if change.status == "added":
+            findings += _lint_findings(after, settings)
+            continue
+        before = parse(change.old_text or "", change.label_before)
+        where = config.for_path(change.path)
+        config_after = (
+            parse_properties_file(where.properties_after) if where.properties_after else None
+        )
+        config_before = _properties_at(revision, where.properties_before)
+        found = _diff_findings(before, after, settings, config_before, config_after)
+        findings += [_anchored(f, change.path) for f in found]
+    return api.finish("diff", findings, config.settings, inputs=inputs)
+
+
+def _anchored(finding: Finding, path: str) -> Finding:
+    """A finding located only in the old text also points at the file now (without a line), so
+    pull request annotations have a file to attach to."""
+    if any(loc.path and loc.side != "before" for loc in finding.locations):
+        return finding
+    now = Location(path=path, side="after")
+    return finding.model_copy(update={"locations": (*finding.locations, now)})
+
+
+def _try_parse(text: str, label: str) -> Description | None:
+    try:
+        return parse(text, label)
+    except TopologyParseError:  # a deleted file need not have been a valid describe() text
+        return None
+
+
+@click.command("baseline")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.option(
+    "--git-base",
+    "revision",
+    default=None,
+    metavar="REF",
+    help="Baseline the findings of a diff against REF instead of linting the files.",
+)
+@click.option("--reason", default=None, help="Reason recorded in every entry.")
+@click.option(
+    "--expires",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    default=None,
+    help="Expiry date (YYYY-MM-DD) of every entry.",
+)
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Append the entries to the configuration file (or create ksafe.toml here).",
+)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None)
+@config_option
+def baseline_command(
+    paths: tuple[str, ...],
+    revision: str | None,
+    reason: str | None,
+    expires: object,
+    write: bool,
+    output: Path | None,
+    config_path: Path | None,
+) -> None:
+    """Write today's findings as acknowledgements, so only new problems fail.
+
+    PATHS are describe() files or directories. Prints TOML entries for the configuration,
+    or appends them to it with --write. Findings already acknowledged are left out.
+    """
+    from linter.baseline import append_to, baseline, table_for
+
+    config = load(config_path)
+    if revision is not None:
+        report = git_base_report(revision, paths, config)
+    else:
+        report = lint_report(paths, config)
+    target = config.path or Path.cwd() / "ksafe.toml"
+    expiry = expires.date() if hasattr(expires, "date") else None
+    text = baseline(
+        report,
+        target.resolve().parent,
+        reason=reason or f"baseline of {date.today().isoformat()}",
+        expires=expiry,
+        table=table_for(target),
+    )
+    if write:
+        append_to(target, text)
+        count = text.count("[[")
+        click.echo(f"ksafe: {count} acknowledgement(s) appended to {target}", err=True)
+    else:
+        write_output(text, output)
+
+
+def lint_report(paths: Sequence[str], config: Config) -> Report:
+    """Every describe() file under ``paths`` linted, as one report."""
+    files: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        files += sorted(f for f in path.rglob("*") if f.is_file()) if path.is_dir() else [path]
+    findings: list[Finding] = []
+    for f in files:
+        findings += _lint_findings(parse_file(f), config.settings_for(f))
+    inputs = {("file" if i == 0 else f"file{i + 1}"): str(f) for i, f in enumerate(files)}
+    return api.finish("lint", findings, config.settings, inputs=inputs)
+
+
+def run_git_base(
+    revision: str,
+    paths: Sequence[str | Path],
+    config_path: Path | None,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    application_id: str | None = None,
+) -> int:
+    """What ``ksafe diff --git-base`` does; returns the exit code."""
+    if not paths:
+        raise click.UsageError("--git-base needs at least one PATH (a file or a directory)")
+    config = load(config_path)
+    report = git_base_report(
+        revision, [str(p) for p in paths], config, application_id=application_id
+    )
+    return emit(report, fmt, output, effective_fail_on(fail_on, config.settings))
+
+
+COMMANDS: tuple[click.Command, ...] = (baseline_command,)
