@@ -163,10 +163,9 @@ class _Builder:
             if d.node_id is not None:
                 self.node_ranges[d.node_id][line.name] = FeatureRange(min=lo, max=hi)
                 self.nodes_seen.add(d.node_id)
-            else:
-                # Several answering nodes: keep what all of them support.
-                old = self.ranges.get(line.name)
-                self.ranges[line.name] = [max(lo, old[0]), min(hi, old[1])] if old else [lo, hi]
+            # Several answering nodes: keep what all of them support.
+            old = self.ranges.get(line.name)
+            self.ranges[line.name] = [max(lo, old[0]), min(hi, old[1])] if old else [lo, hi]
 
     def _topics(self, s: Section, d: TopicsDescribe) -> None:
         f = self.facts

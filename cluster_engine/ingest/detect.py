@@ -8,6 +8,7 @@ output at all is an error naming the file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,13 @@ from cluster_engine.ingest import (
 from cluster_engine.ingest.text import Line, prepare, read_json
 
 Parser = Callable[[str, Sequence[Line], int], tuple[Any, int]]
+
+# What the tools print when the command itself failed (stdout or stderr captured with it).
+_TOOL_ERROR = re.compile(
+    r"^(?:Error while executing \w+ command|ERROR:|Exception in thread|Error: |"
+    r"(?:org\.apache\.kafka|java)\.\S*(?:Exception|Error)\b|"
+    r"Could not (?:describe|fetch|connect))"
+)
 
 # (kind, does this line start it, reader). Order matters only where two could claim a line.
 READERS: tuple[tuple[str, Callable[[Line], bool], Parser], ...] = (
@@ -90,6 +98,10 @@ def _recognise(path: str, line: Line, first: bool) -> tuple[str, Parser]:
             return kind, parser
     if line.stripped.startswith(("{", "[")):
         return "json", _no_parser
+    if _TOOL_ERROR.match(line.stripped):
+        raise ClusterInputError(
+            path, line.number, f"the captured command failed: {line.stripped[:160]!r}"
+        )
     if first:
         raise ClusterInputError(
             path,

@@ -277,3 +277,32 @@ def test_static_quorum_voters_come_from_a_controllers_static_config() -> None:
     assert snap.quorum.static_voters == "101@ctl-1:9093,102@ctl-2:9093"
     assert snap.index.controller_ids == (101, 102)
     assert snap.index.broker_ids == ()
+
+
+def test_a_failed_command_is_reported_as_such() -> None:
+    text = (
+        "$ kafka-topics.sh --create --topic t --replication-factor 3\n"
+        "Error while executing topic command : Unable to replicate the partition 3 time(s): The "
+        "target replication factor of 3 cannot be reached because only 2 broker(s) are registered.\n"
+    )
+    with pytest.raises(ClusterInputError, match=r"^e.txt:2: the captured command failed: "):
+        read_text("e.txt", text)
+
+
+def test_features_per_node_ranges_from_node_id_describes() -> None:
+    def describe(node: int, top: str) -> str:
+        return (
+            f"$ kafka-features.sh --bootstrap-server b:9092 describe --node-id {node}\n"
+            f"Feature: metadata.version\tSupportedMinVersion: 3.3-IV3\tSupportedMaxVersion: {top}"
+            "\tFinalizedVersionLevel: 4.1-IV1\tEpoch: 9\n"
+        )
+
+    snap = assemble(
+        read_text("a.txt", describe(1, "4.2-IV1")) + read_text("b.txt", describe(2, "4.1-IV1"))
+    )
+    assert {n.id: n.supported_features["metadata.version"].max for n in snap.nodes} == {
+        1: 29,
+        2: 27,
+    }
+    mv = snap.features["metadata.version"]
+    assert (mv.level, mv.supported_min, mv.supported_max) == (27, 7, 27)
