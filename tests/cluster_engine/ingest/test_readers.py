@@ -283,7 +283,8 @@ def test_a_failed_command_is_reported_as_such() -> None:
     text = (
         "$ kafka-topics.sh --create --topic t --replication-factor 3\n"
         "Error while executing topic command : Unable to replicate the partition 3 time(s): The "
-        "target replication factor of 3 cannot be reached because only 2 broker(s) are registered.\n"
+        "target replication factor of 3 cannot be reached because only 2 broker(s) are "
+        "registered.\n"
     )
     with pytest.raises(ClusterInputError, match=r"^e.txt:2: the captured command failed: "):
         read_text("e.txt", text)
