@@ -9,6 +9,7 @@ each generated prefix the DSL call that gives it a stable name.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -195,6 +196,7 @@ class GeneratedName:
         return f"{self.prefix}{'STATE-STORE-' if self.store else ''}{self.rest}"
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def generated(name: str) -> GeneratedName | None:
     """Recognise a generated node or store name (``None`` for a name somebody chose)."""
     m = _STORE.match(name)
@@ -215,6 +217,7 @@ def is_generated(name: str) -> bool:
     return generated(name) is not None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def role_of(name: str) -> str | None:
     """The operator prefix a node name reveals: its own generated prefix, or the prefix of the
     generated name the DSL would have used for a derived name (``x-this-windowed`` ->

@@ -1,0 +1,137 @@
+"""Time to diff two 5,000-node versions of a topology.
+
+Generates an unnamed DSL application of ``--nodes`` nodes (pipelines of source -> filter ->
+selectKey -> repartition -> count -> toStream -> mapValues -> sink, all names generated from
+one index counter, as a ``StreamsBuilder`` would) and a second version with one ``filter``
+inserted before the first pipeline: every later generated index shifts by one, the worst case
+for matching. Prints the time of the matching alone (``linter.topology.diff.diff``) and of the
+whole check (``linter.api.diff``: matching + rules + verdict), best of ``--repeat`` runs.
+
+    python benchmarks/diff.py [--nodes 5000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from linter import api
+from linter.topology.diff import diff
+from linter.topology.model import (
+    Description,
+    Node,
+    Processor,
+    Sink,
+    Source,
+    Subtopology,
+    Topology,
+)
+
+PIPELINE_NODES = 10  # nodes per pipeline (two sub-topologies)
+
+
+class Builder:
+    def __init__(self) -> None:
+        self.index = 0
+
+    def name(self, prefix: str) -> str:
+        out = f"{prefix}{self.index:010d}"
+        self.index += 1
+        return out
+
+    def store(self, prefix: str) -> str:
+        out = f"{prefix}STATE-STORE-{self.index:010d}"
+        self.index += 1
+        return out
+
+
+def _link(names: list[str]) -> list[tuple[str, frozenset[str], frozenset[str]]]:
+    return [
+        (n, frozenset(names[i + 1 : i + 2]), frozenset(names[i - 1 : i] if i else []))
+        for i, n in enumerate(names)
+    ]
+
+
+def pipeline(b: Builder, k: int, sub_id: int, extra_filter: bool) -> list[Subtopology]:
+    src = b.name("KSTREAM-SOURCE-")
+    first = [src]
+    if extra_filter:
+        first.append(b.name("KSTREAM-FILTER-"))
+    first += [b.name("KSTREAM-FILTER-"), b.name("KSTREAM-KEY-SELECT-")]
+    store = b.store("KSTREAM-AGGREGATE-")
+    agg = b.name("KSTREAM-AGGREGATE-")
+    rsink, rfilter, rsource = b.name("KSTREAM-SINK-"), b.name("KSTREAM-FILTER-"), b.name(
+        "KSTREAM-SOURCE-"
+    )
+    topic = f"{store}-repartition"
+    to_stream, mapv, sink = (
+        b.name("KTABLE-TOSTREAM-"),
+        b.name("KSTREAM-MAPVALUES-"),
+        b.name("KSTREAM-SINK-"),
+    )
+    up = [*first, rfilter, rsink]
+    nodes0: list[Node] = []
+    for name, succ, pred in _link(up):
+        if name == src:
+            nodes0.append(Source(name, topics=frozenset({f"input-{k}"}), successors=succ))
+        elif name == rsink:
+            nodes0.append(Sink(name, topic=topic, predecessors=pred))
+        else:
+            nodes0.append(Processor(name, successors=succ, predecessors=pred))
+    down = [rsource, agg, to_stream, mapv, sink]
+    nodes1: list[Node] = []
+    for name, succ, pred in _link(down):
+        if name == rsource:
+            nodes1.append(Source(name, topics=frozenset({topic}), successors=succ))
+        elif name == sink:
+            nodes1.append(Sink(name, topic=f"output-{k}", predecessors=pred))
+        else:
+            stores = frozenset({store}) if name == agg else frozenset()
+            nodes1.append(Processor(name, stores=stores, successors=succ, predecessors=pred))
+    return [Subtopology(sub_id, frozenset(nodes0)), Subtopology(sub_id + 1, frozenset(nodes1))]
+
+
+def application(nodes: int, inserted: bool) -> Description:
+    b = Builder()
+    subs: list[Subtopology] = []
+    for k in range(max(1, nodes // PIPELINE_NODES)):
+        subs += pipeline(b, k, len(subs), extra_filter=inserted and k == 0)
+    return Description((Topology(tuple(subs)),), path=f"v{2 if inserted else 1}.txt")
+
+
+def best_of(repeat: int, func: object) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    before, after = application(args.nodes, False), application(args.nodes, True)
+    n_before = sum(1 for _ in before.nodes())
+    n_after = sum(1 for _ in after.nodes())
+    result = diff(before, after)
+    report = api.diff(before, after)
+    match = best_of(args.repeat, lambda: diff(before, after))
+    whole = best_of(args.repeat, lambda: api.diff(before, after))
+    same = best_of(args.repeat, lambda: api.diff(before, before))
+    print(f"nodes: {n_before} before, {n_after} after; stores: {len(result.stores.pairs)} matched")
+    print(f"findings: {len(report.findings)} ({report.summary.errors} errors), "
+          f"verdict {report.verdict.value if report.verdict else '-'}")
+    print(f"matching (diff.diff), one filter inserted first: {match * 1000:.0f} ms")
+    print(f"whole check (api.diff), one filter inserted first: {whole * 1000:.0f} ms")
+    print(f"whole check (api.diff), identical versions: {same * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
