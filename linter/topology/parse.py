@@ -137,6 +137,9 @@ def _fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
             or "(to" in payload
             or "(stores:" in payload
             or "(extractor class:" in payload
+            or "(to" in name
+            or "(stores:" in name
+            or "(extractor class:" in name
         ):
             return False
         position = Position(line, len(indent) + 1)
@@ -195,14 +198,10 @@ def _split_node_slowly(text: str, line: int) -> _Raw:
 
     # The payload is the LAST `(keyword ...)` group: names are not validated and may contain
     # ` (`, `)` and `, `; text after the group's `)` is the condensed layout's inline arrows.
-    keyword, at = "", -1
-    for candidate in _KEYWORDS[kind]:
-        found = rest.rfind(candidate)
-        if found > at:
-            keyword, at = candidate, found
+    keyword, at = _payload_start(rest, _KEYWORDS[kind])
     groups = " or ".join(f"`{k} ...)`" for k in _KEYWORDS[kind])
     if at < 0:
-        raise _Located(line, column, f"`{kind}: <name> ` then {groups}", _quote(body))
+        raise _Located(line, column, f"{groups} at the end of the {kind} line", _quote(body))
     if at == 0:
         raise _Located(line, column, f"a {kind} name before {groups}", _quote(body))
     name = rest[:at].rstrip(" \t")
@@ -235,12 +234,35 @@ def _split_node_slowly(text: str, line: int) -> _Raw:
             if predecessors is not None or kind == "Source":
                 raise _Located(line + index, arrow_column, _arrows_of(kind), _quote(stripped))
             predecessors = names
-    last = line + len(lines) - 1 - (not lines[-1].strip())
     if successors is None and kind != "Sink":
-        raise _Located(last, column, f"a `-->` line under {kind} {name!r}", "none")
+        raise _Located(line, column, f"a `-->` line under {kind} {name!r}", "no `-->` line")
     if predecessors is None and kind != "Source":
-        raise _Located(last, column, f"a `<--` line under {kind} {name!r}", "none")
+        raise _Located(line, column, f"a `<--` line under {kind} {name!r}", "no `<--` line")
     return kind, keyword, name, payload, successors, predecessors, Position(line, column), text
+
+
+def _payload_start(rest: str, keywords: tuple[str, ...]) -> tuple[str, int]:
+    """The keyword and offset of the payload group: the `(` that balances the line's final `)`
+    when it opens a keyword (so a payload may hold `(topic: x)`), else the last keyword."""
+    if rest.endswith(")"):
+        depth = 0
+        for index in range(len(rest) - 1, -1, -1):
+            char = rest[index]
+            if char == ")":
+                depth += 1
+            elif char == "(":
+                depth -= 1
+                if depth == 0:
+                    for keyword in keywords:
+                        if rest.startswith(keyword, index):
+                            return keyword, index
+                    break
+    keyword, at = "", -1
+    for candidate in keywords:
+        found = rest.rfind(candidate)
+        if found > at:
+            keyword, at = candidate, found
+    return keyword, at
 
 
 def _arrows_of(kind: str) -> str:
@@ -407,7 +429,7 @@ class _Builder(Transformer[Token, Description]):
 
     def named_topology(self, children: list[Any]) -> Topology:
         header = children[0].strip(" \t\n")
-        name = header[len("Topology: ") :].rstrip(" \t")[:-1]
+        name = header[len("Topology: ") if header[8] == ":" else len("Topology - ") : -1]
         return _topology(children[1:], name, _position(children[0]), "describe")
 
     def legacy_blocks(self, children: list[Any]) -> list[Subtopology]:
@@ -580,7 +602,7 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
     nul = text.find("\x00")
     if nul >= 0:
         line, column = _line_column(text, nul)
-        raise TopologyParseError(path, line, column, "text", "a NUL character")
+        raise TopologyParseError(path, line, column, "a text character", "a NUL character")
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # a BOM that survived decoding; keep the columns
     if "\r" in text:
@@ -655,8 +677,6 @@ def _lark_error(error: UnexpectedInput, text: str, path: str) -> TopologyParseEr
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         position = _position(error.token)
         first = str(error.token).split("\n", 1)[0].strip(" \t")
-        what = _TERMINALS.get(error.token.type, error.token.type)
-        found = f"{what} {_quote(first)}" if what.startswith("`") else _quote(first)
-        return TopologyParseError(path, position.line, position.column, expected, found)
+        return TopologyParseError(path, position.line, position.column, expected, _quote(first))
     line, column = _line_column(text, len(text.rstrip()))
     return TopologyParseError(path, line, column, expected, "the end of the text")
