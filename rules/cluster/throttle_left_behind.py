@@ -34,43 +34,43 @@ def throttle_left_behind(sim: Simulation) -> Iterator[Hit]:
     Fix: run ``kafka-reassign-partitions.sh --verify`` once every reassignment is done, or
     delete the throttle configs with ``kafka-configs.sh --alter --delete-config``.
     """
-    for label, state, step in (("final", sim.final, None), ("snapshot", sim.initial, -1)):
-        if state.moves or not state.throttles:
-            continue
-        if step == -1:
-            if sim.transitions and not sim.final.throttles:
-                continue  # the plan removes them
-            yield on_snapshot(
-                "The snapshot has replication throttles and no reassignment in flight: "
-                + names(state.throttles, 6)
-                + ".",
-                resources=[config(k) for k in state.throttles],
-                remediation="Delete them with kafka-configs.sh --alter --delete-config "
-                "leader.replication.throttled.rate,follower.replication.throttled.rate (brokers) "
-                "and leader/follower.replication.throttled.replicas (topics).",
-                key="snapshot",
-            )
-            continue
-        origin = next(
-            (
-                t
-                for t in reversed(sim.transitions)
-                if isinstance(t.step, Reassign | VerifyReassignment) and not t.refused
-            ),
-            None,
+    initial, final = sim.initial, sim.final
+    if initial.throttles and not initial.moves and (not sim.transitions or final.throttles):
+        yield on_snapshot(
+            "The snapshot has replication throttles and no reassignment in flight: "
+            + names(initial.throttles, 6)
+            + ".",
+            resources=[config(k) for k in initial.throttles],
+            remediation="Delete them with kafka-configs.sh --alter --delete-config "
+            "leader.replication.throttled.rate,follower.replication.throttled.rate (brokers) "
+            "and leader/follower.replication.throttled.replicas (topics).",
+            key="snapshot",
         )
-        if origin is None:
-            continue
+    if not final.throttles or (final.throttles == initial.throttles and not initial.moves):
+        return
+    origin = next(
+        (
+            t
+            for t in reversed(sim.transitions)
+            if isinstance(t.step, Reassign | VerifyReassignment) and not t.refused
+        ),
+        None,
+    )
+    if origin is None:
+        return
+    if final.moves:
+        why = "the plan ends with reassignments in flight and no verify-reassignment after them"
+    elif isinstance(origin.step, VerifyReassignment):
+        why = f"the last verify-reassignment kept them: {origin.notes.get('kept_because')}"
+    else:
         why = "no verify-reassignment runs after the reassignment completes"
-        if isinstance(origin.step, VerifyReassignment):
-            why = str(origin.notes.get("kept_because") or "verify did not clear them")
-        yield at_step(
-            origin,
-            f"After the plan, replication throttles remain with nothing to justify them "
-            f"({why}): {names(state.throttles, 6)}.",
-            resources=[config(k) for k in state.throttles],
-            remediation="End the plan with verify-reassignment (wait: true, without "
-            "preserve-throttles) once every reassignment is complete.",
-            key=label,
-            data={"throttles": dict(state.throttles)},
-        )
+    yield at_step(
+        origin,
+        f"After the plan, replication throttles remain ({why}): {names(final.throttles, 6)}. "
+        "Left in place they slow every later catch-up of those replicas.",
+        resources=[config(k) for k in final.throttles],
+        remediation="End the plan with verify-reassignment (wait: true, without "
+        "preserve-throttles) once every reassignment is complete.",
+        key="plan",
+        data={"throttles": dict(final.throttles)},
+    )

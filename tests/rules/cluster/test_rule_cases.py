@@ -1,0 +1,36 @@
+"""Every YAML cluster rule case in ``fixtures/cluster/cases/`` (one test, parametrised)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rules.cluster.cases import Case, load_cases, run_case
+
+CASES = load_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_cluster_rule_case(case: Case) -> None:
+    report = run_case(case)
+    got = [f for f in report.findings if f.name == case.rule]
+    unmatched = list(got)
+    for exp in case.expect:
+        hit = next(
+            (
+                f
+                for f in unmatched
+                if f.name == exp["rule"]
+                and f.severity.value == exp["severity"]
+                and any(r.name == str(exp["resource"]) for r in f.resources)
+                and ("step" not in exp or f.step == exp["step"])
+                and ("line" not in exp or f.line == exp["line"])
+            ),
+            None,
+        )
+        assert hit is not None, (
+            f"expected {exp}, got {[(f.message, f.resources, f.step, f.line) for f in got]}"
+        )
+        for text in exp.get("message_contains", ()):
+            assert text in hit.message, hit.message
+        unmatched.remove(hit)
+    assert not unmatched, f"unexpected findings: {[f.message for f in unmatched]}"
