@@ -30,6 +30,8 @@ for command in cluster.COMMANDS:
     ksafe.add_command(command)
 for command in workflow.COMMANDS:
     ksafe.add_command(command)
+for command in workflow.CLUSTER_COMMANDS:
+    cluster.cluster_group.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
@@ -11,7 +12,15 @@ from pathlib import Path
 import click
 
 from linter import api
-from linter.cli.common import config_option, effective_fail_on, emit, load, write_output
+from linter.cli.common import (
+    config_option,
+    effective_fail_on,
+    emit,
+    fail_on_option,
+    load,
+    output_options,
+    write_output,
+)
 from linter.config import Config
 from linter.gitbase import changes, text_at
 from linter.report.model import Report
@@ -209,4 +218,73 @@ def run_git_base(
     return emit(report, fmt, output, effective_fail_on(fail_on, config.settings))
 
 
+def plans_report(plans: Sequence[Path], config: Config, snapshot: Path | None) -> Report:
+    """Every change plan checked against its snapshot (``snapshot``, else the configuration's
+    for that plan), as one report: what the ``ksafe-cluster-plan`` pre-commit hook runs."""
+    from cluster_engine.ingest import load_snapshot
+    from cluster_engine.plan import load_plan
+
+    findings: list[Finding] = []
+    inputs: dict[str, str] = {}
+    for n, plan_path in enumerate(plans):
+        chosen = snapshot or _configured_snapshot(config, plan_path)
+        settings = _without_acknowledgements(config.settings_for(plan_path))
+        report = api.cluster_check(
+            load_snapshot(chosen), load_plan(plan_path), settings, snapshot_path=str(chosen)
+        )
+        findings += [_anchored_plan(f, str(plan_path)) for f in report.findings]
+        suffix = "" if n == 0 else f"-{n + 1}"
+        inputs[f"plan{suffix}"] = str(plan_path)
+        inputs[f"snapshot{suffix}"] = str(chosen)
+    return api.finish("cluster", findings, config.settings, inputs=inputs)
+
+
+def _configured_snapshot(config: Config, plan: Path) -> Path:
+    configured = config.for_path(plan).snapshot
+    if configured is None:
+        where = config.path or "ksafe.toml / [tool.ksafe]"
+        raise click.UsageError(
+            f"no snapshot for {plan}: give --snapshot, or set snapshot in {where}"
+        )
+    return Path(configured)
+
+
+def _anchored_plan(finding: Finding, plan: str) -> Finding:
+    if any(loc.path for loc in finding.locations):
+        return finding
+    at = Location(path=plan, line=finding.line, side="plan")
+    return finding.model_copy(update={"locations": (*finding.locations, at)})
+
+
+@click.command("check-plans")
+@click.argument(
+    "plans", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True)
+)
+@click.option(
+    "--snapshot",
+    "snapshot_path",
+    type=click.Path(path_type=Path, exists=True),
+    default=None,
+    help="Snapshot for every plan (default: the configuration's snapshot for each plan).",
+)
+@output_options
+@fail_on_option
+@config_option
+def check_plans_command(
+    plans: tuple[Path, ...],
+    snapshot_path: Path | None,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    config_path: Path | None,
+) -> None:
+    """Check several change PLANS, each against the snapshot the configuration names for it
+    (``snapshot`` in [tool.ksafe] or per glob in [[tool.ksafe.paths]]); one report. This is what
+    the ksafe-cluster-plan pre-commit hook runs on the staged plans."""
+    config = load(config_path)
+    report = plans_report(plans, config, snapshot_path)
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, config.settings)))
+
+
 COMMANDS: tuple[click.Command, ...] = (baseline_command,)
+CLUSTER_COMMANDS: tuple[click.Command, ...] = (check_plans_command,)
