@@ -29,6 +29,17 @@ from cluster_engine.snapshot import (
     VendorFeature,
 )
 
+PARTITION_FIELDS = (
+    "Replicas",
+    "Leader",
+    "Isr",
+    "Adding Replicas",
+    "Removing Replicas",
+    "MarkedForDeletion",
+    "Elr",
+    "LastKnownElr",
+)
+
 # Sections that record actions or proposals, not the cluster's state.
 INFORMATIONAL = frozenset({"feature-version-mapping", "feature-updates", "topics-to-move-json"})
 
@@ -95,7 +106,7 @@ class _Builder:
         self.ranges: dict[str, list[int]] = {}
         self.node_ranges: defaultdict[int, dict[str, FeatureRange]] = defaultdict(dict)
         self.headers: dict[str, tuple[int, str, int]] = {}  # topic -> (count, path, line)
-        self.partitions: dict[tuple[str, int], tuple[str, int]] = {}
+        self.partitions: dict[tuple[str, int], tuple[tuple[Any, ...], str, int]] = {}
         self.topic_configs: defaultdict[str, dict[str, str]] = defaultdict(dict)
         self.configs: dict[str, defaultdict[Any, dict[str, str | None]]] = {
             scope: defaultdict(dict) for scope in ("cluster", "broker", "static", "topic")
@@ -190,20 +201,36 @@ class _Builder:
             self._partition(s, p)
 
     def _partition(self, s: Section, p: PartitionLine) -> None:
-        f, tp, at = self.facts, (p.topic, p.partition), f"{p.topic}-{p.partition}"
-        for name, value in (
-            ("Replicas", p.replicas),
-            ("Leader", p.leader),
-            ("Isr", p.isr),
-            ("Adding Replicas", p.adding),
-            ("Removing Replicas", p.removing),
-            ("MarkedForDeletion", p.marked_for_deletion),
-        ):
-            f.put(("partition", tp, name), value, s.path, p.line, f"{at} {name}")
-        for name, elr in (("Elr", p.elr), ("LastKnownElr", p.last_known_elr)):
-            if elr is not None:  # N/A: unknown, not empty
-                f.put(("partition", tp, name), elr, s.path, p.line, f"{at} {name}")
-        self.partitions.setdefault(tp, (s.path, p.line))
+        # One record per partition (not one fact per field): describes can be 200k lines long.
+        tp = (p.topic, p.partition)
+        new = (
+            p.replicas,
+            p.leader,
+            p.isr,
+            p.adding,
+            p.removing,
+            p.marked_for_deletion,
+            p.elr,
+            p.last_known_elr,
+        )
+        old = self.partitions.get(tp)
+        if old is None:
+            self.partitions[tp] = (new, s.path, p.line)
+        elif old[0] != new:
+            merged = list(old[0])
+            for k, (was, now) in enumerate(zip(old[0], new, strict=True)):
+                if was == now:
+                    continue
+                if PARTITION_FIELDS[k] in ("Elr", "LastKnownElr") and None in (was, now):
+                    merged[k] = was if now is None else now  # N/A: unknown, not empty
+                    continue
+                raise ClusterInputError(
+                    s.path,
+                    p.line,
+                    f"{p.topic}-{p.partition} {PARTITION_FIELDS[k]} is "
+                    f"{_show(now)} here, but {old[1]}:{old[2]} says {_show(was)}",
+                )
+            self.partitions[tp] = (tuple(merged), old[1], old[2])
         self.brokers.update(p.replicas, p.isr, p.elr or (), p.last_known_elr or ())
         if p.leader is not None:
             self.brokers.add(p.leader)

@@ -167,22 +167,19 @@ def _quorum(b: _Builder) -> Quorum | None:
 def _topics(b: _Builder) -> tuple[Topic, ...]:
     f = b.facts
     by_topic: dict[str, list[Partition]] = {t: [] for t in b.headers}
-    for tp in sorted(b.partitions):
-
-        def get(name: str, tp: Any = tp) -> Any:
-            return f.get(("partition", tp, name))
-
+    for tp, (values, _, _) in sorted(b.partitions.items()):
+        replicas, leader, isr, adding, removing, _deleting, elr, last_known = values
         by_topic.setdefault(tp[0], []).append(
             Partition(
                 topic=tp[0],
                 partition=tp[1],
-                replicas=get("Replicas"),
-                leader=get("Leader"),
-                isr=get("Isr"),
-                elr=get("Elr"),
-                last_known_elr=get("LastKnownElr"),
-                adding_replicas=get("Adding Replicas"),
-                removing_replicas=get("Removing Replicas"),
+                replicas=replicas,
+                leader=leader,
+                isr=isr,
+                elr=elr,
+                last_known_elr=last_known,
+                adding_replicas=adding,
+                removing_replicas=removing,
             )
         )
     return tuple(

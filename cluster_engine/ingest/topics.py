@@ -80,12 +80,28 @@ def starts(line: Line) -> bool:
     return _START.match(line.stripped) is not None
 
 
+_KNOWN = frozenset(_HEADER_KEYS + _PARTITION_KEYS)
+
+
 def _fields(path: str, line: Line) -> dict[str, str]:
     text = line.stripped
+    if "\t" in text:  # the tool's own form: one TAB between fields
+        fields: dict[str, str] = {}
+        for part in text.split("\t"):
+            key, sep, value = part.partition(":")
+            if not sep or key not in _KNOWN or key in fields:
+                break
+            fields[key] = value.strip()
+        else:
+            return fields
+    return _split_on_keys(path, line, text)
+
+
+def _split_on_keys(path: str, line: Line, text: str) -> dict[str, str]:
     matches = list(_KEY.finditer(text))
     if not matches or matches[0].start() != 0:
         raise fail(path, line, "expected 'Topic: <name>' and TAB-separated 'Key: value' fields")
-    fields: dict[str, str] = {}
+    fields = {}
     for m, nxt in zip(matches, [*matches[1:], None], strict=True):
         key = m.group(1)
         if key in fields:
