@@ -286,18 +286,37 @@ def _kind(info: NodeInfo) -> str:
     return info.node.kind
 
 
-def _gen_key(info: NodeInfo) -> tuple[str, str, str] | None:
+SeqKey: TypeAlias = tuple[str, str, str, str]
+
+
+def _endpoint(info: NodeInfo) -> str:
+    """What a source or sink connects to: the user topic itself (a strong anchor), or just
+    ``~internal`` for repartition plumbing (whose names shift with the indices)."""
+    node = info.node
+    if isinstance(node, Sink):
+        topic = node.topic or node.extractor or ""
+        return "~internal" if naming.is_internal_topic(topic) else topic
+    if isinstance(node, Source):
+        topics = sorted(node.topics) or [node.pattern or ""]
+        return "~internal" if any(naming.is_internal_topic(t) for t in topics) else ",".join(topics)
+    return ""
+
+
+def _gen_key(info: NodeInfo) -> SeqKey | None:
     gen = naming.generated(info.name)
     if gen is None:
         return None
-    return (_kind(info), gen.prefix, gen.rest)
+    return (_kind(info), naming.canonical_role(gen.prefix), gen.rest, _endpoint(info))
 
 
 def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
     if _kind(a) != _kind(b):
         return False
+    ea, eb = _endpoint(a), _endpoint(b)
+    if ea != eb and "~internal" in (ea, eb):
+        return False  # repartition plumbing is never a user topic's source or sink
     ra, rb = naming.role_of(a.name), naming.role_of(b.name)
-    return ra is None or rb is None or ra == rb
+    return ra is None or rb is None or naming.canonical_role(ra) == naming.canonical_role(rb)
 
 
 def _match_nodes(b: _Side, a: _Side) -> tuple[dict[Key, Key], dict[Key, How]]:
@@ -322,8 +341,8 @@ def _match_nodes(b: _Side, a: _Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     return fwd, how
 
 
-def _generated_sequence(side: _Side, topology: str) -> list[tuple[tuple[str, str, str], Key]]:
-    items: list[tuple[int, str, tuple[str, str, str], Key]] = []
+def _generated_sequence(side: _Side, topology: str) -> list[tuple[SeqKey, Key]]:
+    items: list[tuple[int, str, SeqKey, Key]] = []
     for key, info in side.nodes.items():
         if key[0] != topology:
             continue
@@ -336,7 +355,7 @@ def _generated_sequence(side: _Side, topology: str) -> list[tuple[tuple[str, str
 
 
 def _align(
-    seq_b: list[tuple[tuple[str, str, str], Key]], seq_a: list[tuple[tuple[str, str, str], Key]]
+    seq_b: list[tuple[SeqKey, Key]], seq_a: list[tuple[SeqKey, Key]]
 ) -> Iterable[tuple[Key, Key]]:
     """Longest common subsequence of operator roles, in index order. Equal heads and tails are
     peeled off first so that the usual case (a few operators inserted) stays linear."""

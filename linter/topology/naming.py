@@ -235,6 +235,20 @@ def role_of(name: str) -> str | None:
     return None
 
 
+# Operators that replaced others (AK 4.0 removed ``transform*``; ``process*`` took their place):
+# the same step of the pipeline under another prefix.
+_SUCCESSORS = {
+    "KSTREAM-TRANSFORM-": "KSTREAM-PROCESSOR-",
+    "KSTREAM-TRANSFORMVALUES-": "KSTREAM-PROCESSVALUES-",
+    "KSTREAM-BRANCHCHILD-": "KSTREAM-BRANCH-",
+}
+
+
+def canonical_role(prefix: str) -> str:
+    """The role a prefix plays, with removed operators mapped to their replacement."""
+    return _SUCCESSORS.get(prefix, prefix)
+
+
 def is_key_changing(name: str) -> bool:
     """True when the node's name says it changes the record key (``selectKey``, ``map``...)."""
     role = role_of(name)

@@ -178,3 +178,31 @@ def test_reprinted_corpus_text_gives_no_findings(topology_corpus: object) -> Non
         assert shuffled != text or seed > 0
         report = api.diff(parse(text, "a.txt"), parse(shuffled, "b.txt"))
         assert report.findings == ()
+
+
+def test_transform_replaced_by_process_is_the_same_step() -> None:
+    """AK 4.0 removed ``transform``; a ``process`` at the same index is its replacement, not a
+    new key change in front of the aggregation."""
+    store = "KSTREAM-AGGREGATE-STATE-STORE-0000000002"
+    before = desc(chain(gen("SOURCE", 0), gen("TRANSFORM", 1), gen("AGGREGATE", 3), "out",
+                        stores={gen("AGGREGATE", 3): store}))
+    after = desc(chain(gen("SOURCE", 0), gen("PROCESSOR", 1), gen("AGGREGATE", 3), "out",
+                       stores={gen("AGGREGATE", 3): store}))
+    result = diff(before, after)
+    pairs = {p.before.name: p.after.name for p in result.nodes.pairs}
+    assert pairs[gen("TRANSFORM", 1)] == gen("PROCESSOR", 1)
+    assert result.key_changes == ()
+
+
+def test_repartition_sinks_are_not_matched_to_output_sinks() -> None:
+    """Sinks of user topics anchor on the topic: a shifted repartition sink never pairs with an
+    output sink that happens to sit at the same place in the index sequence."""
+    out = Sink(gen("SINK", 2), topic="out", predecessors=frozenset({gen("SOURCE", 0)}))
+    src = Source(gen("SOURCE", 0), topics=frozenset({"in"}), successors=frozenset({out.name}))
+    before = desc(Subtopology(0, frozenset({src, out})))
+    rep = Sink(gen("SINK", 2), topic="x-repartition", predecessors=frozenset({src.name}))
+    out2 = Sink(gen("SINK", 3), topic="out", predecessors=frozenset({src.name}))
+    src2 = Source(src.name, topics=src.topics, successors=frozenset({rep.name, out2.name}))
+    after = desc(Subtopology(0, frozenset({src2, rep, out2})))
+    pairs = {p.before.name: p.after.name for p in diff(before, after).nodes.pairs}
+    assert pairs[gen("SINK", 2)] == gen("SINK", 3)
