@@ -260,23 +260,10 @@ def _index(desc: Description, names: Mapping[int, str | None]) -> _Side:
     return _Side(nodes, succ, pred, stores, subs, topics, writers_of)
 
 
-def _pair_topologies(before: Description, after: Description) -> tuple[
-    dict[int, str | None], dict[int, str | None]
-]:
-    """Give each topology a key: its name; unnamed ones by position (``#<i>``)."""
-
-    def keys(desc: Description) -> dict[int, str | None]:
-        out: dict[int, str | None] = {}
-        unnamed = 0
-        for i, t in enumerate(desc.topologies):
-            if t.name is not None:
-                out[i] = t.name
-            else:
-                out[i] = None if unnamed == 0 else f"#{unnamed}"
-                unnamed += 1
-        return out
-
-    return keys(before), keys(after)
+def _topology_names(desc: Description) -> dict[int, str | None]:
+    """Topologies are paired by name (``Topology: <name>:``); the unnamed one with the unnamed one.
+    (describe() prints one unnamed topology; several named ones come concatenated.)"""
+    return {i: t.name for i, t in enumerate(desc.topologies)}
 
 
 # --- node matching ---------------------------------------------------------------------------
@@ -608,8 +595,7 @@ def _key_changes(b: _Side, a: _Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
-    names_b, names_a = _pair_topologies(before, after)
-    b, a = _index(before, names_b), _index(after, names_a)
+    b, a = _index(before, _topology_names(before)), _index(after, _topology_names(after))
     fwd, how = _match_nodes(b, a)
     store_match = _match_stores(b, a, fwd)
     sub_map = _match_subtopologies(b, a, fwd, store_match)
