@@ -67,6 +67,7 @@ class SceneNode:
     internal: str = ""  # repartition | internal (FK-join topics) | "" ; stores: changelog name
     details: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    compact: tuple[float, float] | None = None  # topics: x, y when every box is folded
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,7 @@ class SceneBox:
     stores: int
     collapsed: bool
     rules: tuple[str, ...] = ()
+    compact: tuple[float, float, float] = (0.0, 0.0, 0.0)  # x, y, w when every box is folded
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,7 @@ class SceneEdge:
     d_collapsed: str  # edges into/out of a box: the path while it is collapsed; "" = inner edge
     box: str  # inner edges hide with their box, the others re-route to its header
     status: str = ""
+    d_compact: str = ""  # edges into/out of a box: the path when every box is folded
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,8 @@ class Diagram:
     boxes: tuple[SceneBox, ...]
     nodes: tuple[SceneNode, ...]
     edges: tuple[SceneEdge, ...]
+    compact_width: float = 0.0
+    compact_height: float = 0.0
 
 
 def text_width(text: str) -> float:
@@ -197,6 +202,12 @@ def build_diagram(
         sizes[tid] = (text_width(short(t)) + 2 * PAD_X + 8, NODE_H + extra)
     order = [b[0] for b in boxes] + list(topic_ids.values())
     outer = layered_layout(order, sizes, outer_edges, gap_x=40.0, gap_y=56.0)
+    # The same graph with every box folded to its header: the overview of a big topology, where
+    # the expanded layout would leave the folded boxes' space empty.
+    folded = dict(sizes)
+    for box_id, head, _, _ in boxes:
+        folded[box_id] = (max(text_width(head) + 50, 200.0), BOX_COLLAPSED)
+    compact = layered_layout(order, folded, outer_edges, gap_x=30.0, gap_y=40.0)
 
     scene_boxes: list[SceneBox] = []
     scene_nodes: list[SceneNode] = []
@@ -223,6 +234,7 @@ def build_diagram(
             id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
             status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
             stores=stores, collapsed=many and not changed, rules=box_rules,
+            compact=(compact.nodes[box_id].x, compact.nodes[box_id].y, compact.nodes[box_id].w),
         ))
         scene_nodes.extend(placed_nodes)
         for e in inner.edges:
@@ -238,12 +250,14 @@ def build_diagram(
             status=mark.status if mark else "", other=mark.other if mark else None,
             note=mark.note if mark else "", internal=role,
             rules=tuple(sorted(by_resource.get(("topic", t), ()))),
+            compact=(compact.nodes[tid].x, compact.nodes[tid].y),
         ))
 
     box_at = {b.id: b for b in scene_boxes}
     for box_id, _, sub, _ in boxes:
         b = box_at[box_id]
         head_top = (b.x + b.w / 2, b.y)
+        folded_box = compact.nodes[box_id]
         for node in sorted(sub.nodes, key=_node_sort_key):
             node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
             if isinstance(node, Source):
@@ -252,17 +266,20 @@ def build_diagram(
                     scene_edges.append(SceneEdge(
                         f"{box_id}r{len(scene_edges)}", "read",
                         _curve(tp, (node_at.cx, node_at.y)), _curve(tp, head_top), box_id,
-                        _edge_status(marks, t, node.name)))
+                        _edge_status(marks, t, node.name),
+                        _curve(compact.nodes[topic_ids[t]], (folded_box.cx, folded_box.y))))
             elif isinstance(node, Sink) and node.topic is not None:
                 tp = outer.nodes[topic_ids[node.topic]]
                 scene_edges.append(SceneEdge(
                     f"{box_id}w{len(scene_edges)}", "write",
                     _curve_to(node_at, tp),
                     _curve_to(Placed(b.x + b.w / 2, b.y, 0, BOX_COLLAPSED), tp),
-                    box_id, _edge_status(marks, node.topic, node.name)))
+                    box_id, _edge_status(marks, node.topic, node.name),
+                    _curve_to(folded_box, compact.nodes[topic_ids[node.topic]])))
 
     return Diagram(side, round(outer.width, 1), round(outer.height, 1),
-                   tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges))
+                   tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges),
+                   round(compact.width, 1), round(compact.height, 1))
 
 
 def topics_mark(marks: Marks, topic: str) -> Mark | None:

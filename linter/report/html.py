@@ -378,13 +378,23 @@ def _node_data(d: Diagram) -> dict[str, Any]:
 
 def _timeline(steps: Sequence[TimelineStep], findings: Sequence[Finding]) -> list[dict[str, Any]]:
     rows = []
+    previous: Mapping[str, int] | None = None
     for s in steps:
         pinned = [f for f in findings if f.step is not None and f.step == s.index]
+        # Feature levels in full once, then only what a step changed: the column stays readable.
+        if previous is None:
+            features = [f"{k}={v}" for k, v in sorted(s.features.items())]
+        else:
+            features = [
+                f"{k}: {previous.get(k, 0)} \u2192 {v}"
+                for k, v in sorted(s.features.items()) if previous.get(k, 0) != v
+            ]
+        previous = s.features
         rows.append({
             "index": s.index, "number": s.index + 1, "action": s.action, "title": s.title,
             "line": s.line, "under_min_isr": s.under_min_isr, "offline": s.offline,
             "under_replicated": s.under_replicated, "nodes_down": list(s.nodes_down),
-            "features": sorted(s.features.items()), "throttles": list(s.throttles),
+            "features": features, "throttles": list(s.throttles),
             "reassignments": s.reassignments, "notes": list(s.notes), "wait_for": s.waiting(),
             "findings": [{"rule": f.rule, "name": f.name, "severity": f.severity.value,
                           "anchor": _anchor(f)} for f in pinned],

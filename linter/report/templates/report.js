@@ -32,20 +32,26 @@
     var svg = root.querySelector("svg.graph");
     var world = svg.querySelector(".world");
     var panel = root.querySelector(".details");
-    var width = parseFloat(svg.getAttribute("data-w")) || 1;
-    var height = parseFloat(svg.getAttribute("data-h")) || 1;
+    var width = 1;
+    var height = 1;
     var view = { x: 0, y: 0, k: 1 };
 
     function apply() {
       world.setAttribute("transform", "translate(" + view.x.toFixed(1) + "," + view.y.toFixed(1) + ") scale(" + view.k.toFixed(4) + ")");
       svg.setAttribute("data-zoom", view.k.toFixed(4));
     }
-    function fit() {
+    // Fit the whole graph; unless that makes it unreadable (a big topology), then fit its width
+    // (at most 1:1) and start at the top: the reader pans and searches from there.
+    function fit(readable) {
       var r = svg.getBoundingClientRect();
       if (!r.width || !r.height) { return; }
       view.k = Math.min(r.width / (width + 40), r.height / (height + 40), 1.5);
+      if (readable && view.k < 0.45) {
+        view.k = Math.max(0.45, Math.min(1, r.width / (width + 40)));
+      }
       view.x = (r.width - width * view.k) / 2;
       view.y = Math.max(10, (r.height - height * view.k) / 2);
+      if (height * view.k > r.height) { view.y = 10; }
       apply();
     }
     function zoomAt(factor, cx, cy) {
@@ -55,7 +61,7 @@
       view.k = k;
       apply();
     }
-    root.ksafeFit = fit;
+    root.ksafeFit = function () { fit(true); };
 
     svg.addEventListener("wheel", function (ev) {
       ev.preventDefault();
@@ -91,19 +97,42 @@
       svg.querySelectorAll("[data-in=\"" + id + "\"]").forEach(function (e) {
         e.classList.toggle("hidden", on);
       });
-      svg.querySelectorAll("path[data-cross=\"" + id + "\"]").forEach(function (p) {
-        p.setAttribute("d", p.getAttribute(on ? "data-dc" : "data-d"));
-      });
     }
     var boxes = svg.querySelectorAll(".box");
+    // With every box folded, boxes and topics move to the compact layout computed for that
+    // case; otherwise folded boxes keep their place and edges go to their headers.
+    function refresh() {
+      var compact = boxes.length > 0;
+      boxes.forEach(function (b) { if (b.getAttribute("data-collapsed") !== "1") { compact = false; } });
+      svg.classList.toggle("compact", compact);
+      svg.querySelectorAll("[data-dx]").forEach(function (e) {
+        if (compact) {
+          e.setAttribute("transform", "translate(" + e.getAttribute("data-dx") + "," + e.getAttribute("data-dy") + ")");
+        } else {
+          e.removeAttribute("transform");
+        }
+      });
+      boxes.forEach(function (b) {
+        b.querySelector(".frame").setAttribute("width", b.getAttribute(compact ? "data-cw" : "data-w"));
+      });
+      svg.querySelectorAll("path[data-cross]").forEach(function (p) {
+        var box = document.getElementById(p.getAttribute("data-cross"));
+        var folded = box && box.getAttribute("data-collapsed") === "1";
+        p.setAttribute("d", p.getAttribute(compact ? "data-dk" : (folded ? "data-dc" : "data-d")));
+      });
+      width = parseFloat(svg.getAttribute(compact ? "data-cw" : "data-w")) || 1;
+      height = parseFloat(svg.getAttribute(compact ? "data-ch" : "data-h")) || 1;
+    }
     boxes.forEach(function (box) {
       if (box.getAttribute("data-collapsed") === "1") { setCollapsed(box, true); }
     });
+    refresh();
     svg.querySelectorAll(".toggle").forEach(function (t) {
       function toggle(ev) {
         ev.stopPropagation();
         var box = t.closest(".box");
         setCollapsed(box, box.getAttribute("data-collapsed") !== "1");
+        refresh();
       }
       t.addEventListener("click", toggle);
       t.addEventListener("keydown", function (ev) {
@@ -159,7 +188,7 @@
           any = true;
           var boxId = n.getAttribute("data-in");
           var box = boxId ? document.getElementById(boxId) : null;
-          if (box && box.getAttribute("data-collapsed") === "1") { setCollapsed(box, false); }
+          if (box && box.getAttribute("data-collapsed") === "1") { setCollapsed(box, false); refresh(); }
         }
       });
       svg.classList.toggle("searching", q !== "");
@@ -172,13 +201,16 @@
         var action = b.getAttribute("data-action");
         if (action === "zoom-in") { zoomAt(1.25, r.width / 2, r.height / 2); }
         if (action === "zoom-out") { zoomAt(0.8, r.width / 2, r.height / 2); }
-        if (action === "fit") { fit(); }
-        if (action === "collapse-all") { boxes.forEach(function (x) { setCollapsed(x, true); }); }
-        if (action === "expand-all") { boxes.forEach(function (x) { setCollapsed(x, false); }); }
+        if (action === "fit") { fit(false); }
+        if (action === "collapse-all" || action === "expand-all") {
+          boxes.forEach(function (x) { setCollapsed(x, action === "collapse-all"); });
+          refresh();
+          fit(true);
+        }
       });
     });
     apply();
-    fit();
+    fit(true);
   }
 
   setupTabs();

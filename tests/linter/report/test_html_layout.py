@@ -50,8 +50,8 @@ def test_every_node_sits_inside_its_box() -> None:
         if n.box is None:
             continue
         b = boxes[n.box]
-        assert b.x <= n.x and n.x + n.w <= b.x + b.w + 0.01, n.name
-        assert b.y <= n.y and n.y + n.h <= b.y + b.h + 0.01, n.name
+        assert b.x <= n.x <= n.x + n.w <= b.x + b.w + 0.01, n.name
+        assert b.y <= n.y <= n.y + n.h <= b.y + b.h + 0.01, n.name
 
 
 def test_a_300_node_topology_is_drawn_whole_and_starts_collapsed() -> None:
