@@ -70,8 +70,12 @@ def lint_command(
     settings = config.settings_for(files[0])
     if application_id is not None:
         settings = replace(settings, application_id=application_id)
-    report = api.lint_all([parse_file(f) for f in files], settings)
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings)))
+    models = [parse_file(f) for f in files]
+    report = api.lint_all(models, settings)
+    # HTML draws the topology when there is one to draw.
+    extra = {"after": models[0], "application_id": settings.application_id} if (
+        fmt == "html" and len(models) == 1) else {}
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 
 @click.command("diff")
@@ -131,16 +135,25 @@ def diff_command(
         raise click.UsageError("nothing to compare: give BEFORE AFTER and/or --config-before/after")
     if application_id is not None:
         settings = replace(settings, application_id=application_id)
+    before_model = parse_file(before) if before is not None else None
+    after_model = parse_file(after) if after is not None else None
     report = api.diff(
-        parse_file(before) if before is not None else None,
-        parse_file(after) if after is not None else None,
+        before_model,
+        after_model,
         settings,
         streams_before=parse_properties_file(config_before) if config_before else None,
         streams_after=parse_properties_file(config_after) if config_after else None,
         streams_version_before=streams_version_before,
         streams_version_after=streams_version_after,
     )
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings)))
+    extra = {}
+    if fmt == "html" and before_model is not None and after_model is not None:
+        from linter.topology.diff import diff as match
+
+        extra = {"before": before_model, "after": after_model,
+                 "diff": match(before_model, after_model),
+                 "application_id": settings.application_id}
+    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 
 @click.command("rules")
