@@ -13,7 +13,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import chain, compress
+from operator import eq, lt, sub
 from types import MappingProxyType
+from typing import Any
 
 from cluster_engine.knowledge import (
     ELR_FEATURE,
@@ -45,35 +48,64 @@ class PartitionTable:
     ) -> None:
         self.topic, self.number, self.replicas, self.isr = topic, number, replicas, isr
         self.elr, self.leader, self.size = elr, leader, size
-        pids: dict[str, list[int]] = {}
-        for pid, name in enumerate(topic):
-            pids.setdefault(name, []).append(pid)
-        self.pids_of_topic: Mapping[str, list[int]] = pids
 
     @classmethod
     def of(cls, snapshot: Snapshot) -> PartitionTable:
-        sizes = snapshot.index.replica_sizes
-        topic: list[str] = []
-        number: list[int] = []
-        replicas: list[tuple[int, ...]] = []
-        isr: list[tuple[int, ...]] = []
-        elr: list[tuple[int, ...]] = []
-        leader: list[int] = []
-        size: list[int] = []
-        for t in snapshot.topics:
-            for p in t.partitions:
-                topic.append(p.topic)
-                number.append(p.partition)
-                replicas.append(p.replicas)
-                isr.append(p.isr)
-                elr.append(p.elr or ())
-                leader.append(-1 if p.leader is None else p.leader)
-                known = sizes.get((p.topic, p.partition)) if sizes else None
-                size.append(max(known.values()) if known else -1)
-        return cls(topic, number, replicas, isr, elr, leader, size)
+        # Column by column: comprehensions over 200k partitions beat one loop of appends.
+        parts = [p for t in snapshot.topics for p in t.partitions]
+        sizes: dict[tuple[str, int], int] = {}
+        for d in snapshot.log_dirs:
+            for r in d.replicas:
+                key = (r.topic, r.partition)
+                if not r.is_future and r.size > sizes.get(key, -1):
+                    sizes[key] = r.size
+        topic = [p.topic for p in parts]
+        number = [p.partition for p in parts]
+        size = (
+            [sizes.get(k, -1) for k in zip(topic, number, strict=True)]
+            if sizes
+            else [-1] * len(parts)
+        )
+        return cls(
+            topic,
+            number,
+            [p.replicas for p in parts],
+            [p.isr for p in parts],
+            [p.elr or () for p in parts],
+            [-1 if p.leader is None else p.leader for p in parts],
+            size,
+        )
 
     def __len__(self) -> int:
         return len(self.topic)
+
+    @cached_property
+    def pids_of_topic(self) -> Mapping[str, list[int]]:
+        pids: dict[str, list[int]] = {}
+        for pid, name in enumerate(self.topic):
+            pids.setdefault(name, []).append(pid)
+        return pids
+
+    @cached_property
+    def topic_names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.topic))
+
+    @cached_property
+    def isr_len(self) -> list[int]:
+        return list(map(len, self.isr))
+
+    @cached_property
+    def rf(self) -> list[int]:
+        return list(map(len, self.replicas))
+
+    @cached_property
+    def topic_rf(self) -> Mapping[str, int]:
+        """The smallest replica count of each topic's partitions."""
+        out: dict[str, int] = {}
+        for name, n in zip(self.topic, self.rf, strict=True):
+            if n < out.get(name, 1 << 30):
+                out[name] = n
+        return out
 
     @cached_property
     def pid_of(self) -> Mapping[TopicPartition, int]:
@@ -82,20 +114,12 @@ class PartitionTable:
     @cached_property
     def isr_on(self) -> Mapping[int, list[int]]:
         """broker -> pids whose ISR holds it."""
-        out: dict[int, list[int]] = {}
-        for pid, members in enumerate(self.isr):
-            for b in members:
-                out.setdefault(b, []).append(pid)
-        return out
+        return _by_broker(self.isr)
 
     @cached_property
     def replicas_on(self) -> Mapping[int, list[int]]:
         """broker -> pids with a replica on it."""
-        out: dict[int, list[int]] = {}
-        for pid, members in enumerate(self.replicas):
-            for b in members:
-                out.setdefault(b, []).append(pid)
-        return out
+        return _by_broker(self.replicas)
 
     def name(self, pid: int) -> str:
         return f"{self.topic[pid]}-{self.number[pid]}"
@@ -153,6 +177,22 @@ class PartitionTable:
             ld.append(members[0] if members else -1)
             s.append(0)
         return PartitionTable(t, n, r, i, e, ld, s)
+
+
+def _by_broker(
+    column: list[tuple[int, ...]], pids: list[int] | None = None
+) -> dict[int, list[int]]:
+    """broker -> the pids (default: positions in ``column``) whose tuple holds it."""
+    out: dict[int, list[int]] = {}
+    appenders: dict[int, Any] = {}
+    for pid, members in zip(pids, column, strict=True) if pids is not None else enumerate(column):
+        for b in members:
+            append = appenders.get(b)
+            if append is None:
+                out[b] = []
+                append = appenders[b] = out[b].append
+            append(pid)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +333,7 @@ class ClusterState:
     @cached_property
     def topic_min_isr(self) -> Mapping[str, int]:
         out: dict[str, int] = {}
-        for name in self.table.pids_of_topic:
+        for name in self.table.topic_names:
             value = self.configs.topic_value(name, MIN_INSYNC_REPLICAS)
             out[name] = int(value) if value is not None and value.strip().isdigit() else 1
         return out
@@ -305,14 +345,31 @@ class ClusterState:
     @cached_property
     def _eff_min(self) -> list[int]:
         mins = self.topic_min_isr
-        return [
-            min(mins[t], len(r)) for t, r in zip(self.table.topic, self.table.replicas, strict=True)
-        ]
+        return [min(mins[t], n) for t, n in zip(self.table.topic, self.table.rf, strict=True)]
 
     @cached_property
     def _slack(self) -> list[int]:
         """len(ISR) - effective min ISR, per pid (negative: under min ISR already)."""
-        return [len(i) - m for i, m in zip(self.table.isr, self._eff_min, strict=True)]
+        return list(map(sub, self.table.isr_len, self._eff_min))
+
+    @cached_property
+    def _single_index(
+        self,
+    ) -> tuple[dict[int, list[int]], dict[int, list[int]], Counter[int], Counter[int]]:
+        """broker -> pids at min ISR holding it; broker -> pids whose ISR is only it; per
+        broker, how many fully replicated ISRs and ISRs one above min hold it."""
+        table, slack = self.table, self._slack
+        isr = table.isr
+        at_min = [p for p, s in enumerate(slack) if s == 0]
+        lone = [p for p, n in enumerate(table.isr_len) if n == 1]
+        full = map(eq, table.isr_len, table.rf)
+        above = (s == 1 for s in slack)
+        return (
+            _by_broker([isr[p] for p in at_min], at_min),
+            _by_broker([isr[p] for p in lone], lone),
+            Counter(chain.from_iterable(compress(isr, full))),
+            Counter(chain.from_iterable(compress(isr, above))),
+        )
 
     def health(self, out: frozenset[int] | None = None) -> Health:
         """Partition health with ``out`` (default: this state's ``out_of_isr``) out of the ISRs."""
@@ -352,48 +409,61 @@ class ClusterState:
         return sum(m.bytes_left for m in self.moves.values())
 
     def evolve(self, **changes: object) -> ClusterState:
-        return replace(self, **changes)  # type: ignore[arg-type]
+        new = replace(self, **changes)  # type: ignore[arg-type]
+        if new.table is self.table and new.configs is self.configs:
+            # partition-derived caches depend only on the table and the configs: share them
+            for name in ("topic_min_isr", "_eff_min", "_slack", "_base", "_single_index"):
+                if name in self.__dict__:
+                    new.__dict__[name] = self.__dict__[name]
+        return new
 
 
 def _health(state: ClusterState, out: frozenset[int]) -> Health:
-    table, slack, eff = state.table, state._slack, state._eff_min
     base = _base_health(state)
     if not out:
         return base
-    isr_on = table.isr_on
-    hits: Counter[int] | dict[int, int]
+    table, slack, eff = state.table, state._slack, state._eff_min
     if len(out) == 1:
+        # One broker out: only partitions at min ISR go under it, only single-member ISRs go
+        # offline; both are few, and the counts come from per-broker counters.
         (only,) = out
-        hits = dict.fromkeys(isr_on.get(only, ()), 1)
-    else:
-        hits = Counter()
-        for b in out:
-            hits.update(isr_on.get(b, ()))
-    under = base.under_min_isr
-    offline = base.offline
-    urp = base.under_replicated
-    at_min = base.at_min_isr
-    under_topics: set[str] = set(base.under_min_isr_topics)
-    offline_topics: set[str] = set(base.offline_topics)
-    isr, replicas = table.isr, table.replicas
+        at_min_on, lone_on, full_count, above_count = state._single_index
+        under_pids = at_min_on.get(only, [])
+        offline_pids = lone_on.get(only, [])
+        under_topics = {table.topic[p] for p in under_pids}
+        offline_topics = {table.topic[p] for p in offline_pids}
+        return Health(
+            base.offline + len(offline_pids),
+            base.under_min_isr + len(under_pids),
+            base.under_replicated + full_count[only],
+            base.at_min_isr - len(under_pids) + above_count[only],
+            tuple(sorted(under_topics | set(base.under_min_isr_topics))),
+            tuple(sorted(offline_topics | set(base.offline_topics))),
+        )
+    isr_on, isr_len, rf = table.isr_on, table.isr_len, table.rf
+    hits: Counter[int] = Counter()
+    for b in out:
+        hits.update(isr_on.get(b, ()))
+    under, offline = base.under_min_isr, base.offline
+    urp, at_min = base.under_replicated, base.at_min_isr
+    under_set: set[str] = set(base.under_min_isr_topics)
+    offline_set: set[str] = set(base.offline_topics)
     for pid, n in hits.items():
         s = slack[pid]
-        live = len(isr[pid]) - n
-        if len(isr[pid]) == len(replicas[pid]):
+        live = isr_len[pid] - n
+        if isr_len[pid] == rf[pid]:
             urp += 1
         if s == 0:
             at_min -= 1
-        if live == 0 and len(isr[pid]) > 0:
+        if live == 0:
             offline += 1
-            offline_topics.add(table.topic[pid])
+            offline_set.add(table.topic[pid])
         if s >= 0 and live < eff[pid]:
             under += 1
-            under_topics.add(table.topic[pid])
+            under_set.add(table.topic[pid])
         elif s - n == 0:
             at_min += 1
-    return Health(
-        offline, under, urp, at_min, tuple(sorted(under_topics)), tuple(sorted(offline_topics))
-    )
+    return Health(offline, under, urp, at_min, tuple(sorted(under_set)), tuple(sorted(offline_set)))
 
 
 def _base_health(state: ClusterState) -> Health:
@@ -401,23 +471,16 @@ def _base_health(state: ClusterState) -> Health:
     if isinstance(cached, Health):
         return cached
     table, slack = state.table, state._slack
-    offline = under = urp = at_min = 0
-    under_topics: set[str] = set()
-    offline_topics: set[str] = set()
-    for pid, (members, replicas) in enumerate(zip(table.isr, table.replicas, strict=True)):
-        s = slack[pid]
-        if not members:
-            offline += 1
-            offline_topics.add(table.topic[pid])
-        if s < 0:
-            under += 1
-            under_topics.add(table.topic[pid])
-        elif s == 0:
-            at_min += 1
-        if len(members) < len(replicas):
-            urp += 1
+    isr_len = table.isr_len
+    under_pids = [p for p, s in enumerate(slack) if s < 0]
+    offline_pids = [p for p, n in enumerate(isr_len) if n == 0]
     health = Health(
-        offline, under, urp, at_min, tuple(sorted(under_topics)), tuple(sorted(offline_topics))
+        len(offline_pids),
+        len(under_pids),
+        sum(map(lt, isr_len, table.rf)),
+        slack.count(0),
+        tuple(sorted({table.topic[p] for p in under_pids})),
+        tuple(sorted({table.topic[p] for p in offline_pids})),
     )
     state.__dict__["_base"] = health
     return health
@@ -456,7 +519,9 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
     static = kraft < 1 or bool(quorum and quorum.static_voters)
     table = PartitionTable.of(snapshot)
     moves: dict[TopicPartition, Move] = {}
-    for r in snapshot.index.in_flight():
+    for r in snapshot.reassignments:
+        if r.state != "in-progress":
+            continue
         current = r.replicas or ()
         original = tuple(b for b in current if b not in r.adding) or current
         target = r.target or tuple(b for b in current if b not in r.removing)

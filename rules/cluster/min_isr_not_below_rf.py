@@ -13,11 +13,9 @@ from rules.framework import Hit, Impact, Severity, rule
 
 def _offenders(state: ClusterState, topics: set[str] | None = None) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
-    table = state.table
-    for name, pids in table.pids_of_topic.items():
+    for name, rf in state.table.topic_rf.items():
         if topics is not None and name not in topics:
             continue
-        rf = min(len(table.replicas[p]) for p in pids)
         min_isr = state.topic_min_isr[name]
         if rf >= 2 and min_isr >= rf:
             out[name] = (min_isr, rf)
