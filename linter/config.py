@@ -218,7 +218,9 @@ class _Reader:
     def resolve(self, value: str) -> str:
         return os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
 
-    def read(self, table: Mapping[str, Any]) -> Config:
+    def read(self, table: Any) -> Config:
+        if not isinstance(table, dict):
+            raise self.error((), f"{self.table_name(())} must be a table")
         self.check_keys(table, _TOP_KEYS, ())
         settings = Settings(
             select=self.rule_ids(table.get("select", []), ("select",)),

@@ -162,6 +162,12 @@ def test_pyproject_errors_point_into_the_tool_table(tmp_path: Path) -> None:
         load_config(path)
 
 
+def test_tool_ksafe_must_be_a_table(tmp_path: Path) -> None:
+    path = write(tmp_path, "pyproject.toml", "[tool]\nksafe = 1\n")
+    with pytest.raises(ConfigError, match=r"pyproject.toml:2: \[tool.ksafe\] must be a table"):
+        load_config(path)
+
+
 def test_locate_handles_dotted_and_quoted_keys() -> None:
     text = '[tool]\nksafe.severity."KS901" = "info"\n[tool.ksafe.severity]\n"KS902" = "x"\n'
     assert locate(text, ("tool", "ksafe", "severity", "KS901")) == 2
