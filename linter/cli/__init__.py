@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from linter.cli import cluster, fleet, topology, workflow
+from linter.cli import cluster, fleet, report, topology, workflow
 from linter.cli.common import KsafeGroup
 
 
@@ -32,6 +32,8 @@ for command in workflow.COMMANDS:
     ksafe.add_command(command)
 for command in workflow.CLUSTER_COMMANDS:
     cluster.cluster_group.add_command(command)
+for command in report.COMMANDS:
+    ksafe.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> int:

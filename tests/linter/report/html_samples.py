@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import load_plan
-from cluster_engine.simulate import Simulation, simulate
+from cluster_engine.simulate import Simulation
 from linter import api
 from linter.report.model import Report
 from linter.topology.diff import TopologyDiff, diff
@@ -106,22 +106,8 @@ def corpus_pair(corpus: Path, before: str, after: str) -> tuple[
 
 def cluster_plan() -> tuple[Simulation, Report]:
     """The three-broker snapshot and a plan that restarts two brokers at once."""
-    from rules.catalogue import ALL_RULES
-    from rules.cluster import run_cluster
-
     snapshot = load_snapshot(FIXTURES / "cluster" / "snapshots" / "three-brokers.yaml")
     plan = load_plan(FIXTURES / "reports" / "html" / "restart-two-then-bump.yaml")
-    simulation = simulate(snapshot, plan)
-    findings = run_cluster([r for r in ALL_RULES if r.subject.startswith("cluster")], simulation)
-    if not any(f.step == 1 for f in findings):
-        # Pin one finding to the double restart even before that rule exists in the catalogue.
-        findings.append(Finding(
-            rule="KC301", name="restart-breaks-min-isr", severity=Severity.ERROR,
-            impact=Impact.AVAILABILITY, fingerprint="c0ffee0000000001", step=1, line=7,
-            message="restarting brokers 1 and 2 at once leaves 9 partitions below "
-            "min.insync.replicas=2",
-        ))
-    report = api.finish("cluster", findings, api.Settings(),
-                        inputs={"snapshot": "three-brokers.yaml",
-                                "plan": "restart-two-then-bump.yaml"})
+    report, simulation = api.cluster_simulation(snapshot, plan, api.Settings(),
+                                                snapshot_path="three-brokers.yaml")
     return simulation, report
