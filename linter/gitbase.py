@@ -70,11 +70,27 @@ def repo_root(cwd: Path) -> Path:
         raise GitError(f"{cwd}: not inside a git repository (needed for --git-base)") from None
 
 
+# git's empty tree: the base of a repository's first commit (HEAD not born yet).
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+
 def resolve(revision: str, root: Path) -> str:
+    """The commit ``revision`` names; the empty tree for ``HEAD`` before the first commit (so a
+    pre-commit hook on the first commit lints every file as new)."""
     try:
         return git(["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], root).strip()
     except GitError:
+        if revision == "HEAD" and _unborn(root):
+            return EMPTY_TREE
         raise GitError(f"unknown git revision {revision!r}") from None
+
+
+def _unborn(root: Path) -> bool:
+    try:
+        git(["symbolic-ref", "--quiet", "HEAD"], root)
+    except GitError:
+        return False  # detached HEAD that does not resolve: a real error
+    return True
 
 
 def _split_z(output: str) -> list[str]:

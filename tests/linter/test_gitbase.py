@@ -111,3 +111,11 @@ def test_errors(repo: Repo, tmp_path: Path) -> None:
     outside.mkdir()
     with pytest.raises(GitError, match="not inside a git repository"):
         changes("HEAD", ["x"], cwd=outside)
+
+
+def test_first_commit_compares_with_the_empty_tree(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "fresh")
+    repo.write("topology/a.txt", "a\n")
+    repo.git("add", "-A")
+    (found,) = changes("HEAD", ["topology"], cwd=repo.root)
+    assert (found.status, found.path) == ("added", "topology/a.txt")
