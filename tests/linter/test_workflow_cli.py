@@ -83,3 +83,18 @@ def test_check_plans_uses_the_configured_snapshot(
     assert "restart-breaks-min-isr" in names
     located = next(f for f in report["findings"] if f["name"] == "restart-breaks-min-isr")
     assert located["locations"][0]["path"] == "plans/roll.yaml"
+
+
+def test_config_errors_exit_2_with_their_location(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "wc.txt").write_text((EXAMPLES / "word-count-v1.txt").read_text())
+    (tmp_path / "ksafe.toml").write_text('fail-on = "error"\n\n[severity]\nstore-renamd = "info"\n')
+    assert main(["lint", "wc.txt"]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'ksafe.toml'}:4: unknown rule 'store-renamd'" in err
+    assert "Traceback" not in err
+    other = tmp_path / "other.toml"
+    other.write_text('fail-on = "never"\n')
+    assert main(["lint", "--config", str(other), "wc.txt"]) == 0
