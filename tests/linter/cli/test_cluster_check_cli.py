@@ -1,0 +1,105 @@
+"""``ksafe cluster check`` end to end: formats, exit codes, plan lines, user errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from linter.cli import ksafe
+from linter.report.model import Report
+from tests.conftest import FIXTURES
+
+SNAPSHOT = str(FIXTURES / "cluster" / "snapshots" / "three-brokers.yaml")
+CAPTURES = FIXTURES / "cluster" / "snapshots" / "three-brokers"
+
+
+@pytest.fixture(autouse=True)
+def _outside_the_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(ksafe, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def plan(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "plan.yml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_parallel_restart_fails_with_the_plan_line(tmp_path: Path) -> None:
+    p = plan(tmp_path, "- rolling-restart: {}\n- restart: {nodes: [1, 2]}\n")
+    code, out, _ = invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p)
+    assert code == 1
+    assert f"{p}:2: error KC011 restart-breaks-min-isr" in out
+    assert "Verdict: unsafe" in out
+
+
+def test_json_shape(tmp_path: Path) -> None:
+    p = plan(tmp_path, "- restart: {nodes: [1, 2]}\n")
+    code, out, _ = invoke(
+        "cluster", "check", "--snapshot", SNAPSHOT, "--plan", p, "--format", "json"
+    )
+    assert code == 1
+    doc = json.loads(out)
+    jsonschema.validate(doc, Report.model_json_schema())
+    assert doc["kind"] == "cluster"
+    (finding,) = [f for f in doc["findings"] if f["rule"] == "KC011"]
+    assert finding["name"] == "restart-breaks-min-isr"
+    assert finding["severity"] == "error"
+    assert (finding["step"], finding["line"]) == (0, 1)
+    assert finding["fingerprint"]
+    assert finding["message"]
+
+
+def test_fail_on_and_a_safe_plan(tmp_path: Path) -> None:
+    p = plan(tmp_path, "- rolling-restart: {}\n")
+    assert invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p)[0] == 0
+    p = plan(tmp_path, "- add-broker: {id: 4}\n")
+    args = ("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p)
+    assert invoke(*args)[0] == 0
+    assert invoke(*args, "--fail-on", "warning")[0] == 1
+
+
+def test_output_file(tmp_path: Path) -> None:
+    p = plan(tmp_path, "- restart: {nodes: [1, 2]}\n")
+    target = tmp_path / "report.json"
+    args = ("--snapshot", SNAPSHOT, "--plan", p, "--format", "json", "--output", str(target))
+    code, out, _ = invoke("cluster", "check", *args)
+    assert code == 1
+    assert out == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["kind"] == "cluster"
+
+
+def test_a_folder_of_captures(tmp_path: Path) -> None:
+    if not CAPTURES.is_dir():
+        pytest.skip("no capture folder fixture")
+    p = plan(tmp_path, "- restart: {nodes: [1, 2]}\n")
+    code, out, _ = invoke("cluster", "check", "--snapshot", str(CAPTURES), "--plan", p)
+    assert code == 1
+    assert "KC011 restart-breaks-min-isr" in out
+
+
+def test_plan_errors_are_located_and_exit_2(tmp_path: Path) -> None:
+    p = plan(tmp_path, "- rolling-restart: {}\n- restart: {nodes: [1], bogus: 1}\n")
+    code, _, err = invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p)
+    assert code == 2
+    assert f"{p}:2: step 2 (restart): unknown key 'bogus'" in err
+    assert "Traceback" not in err
+    p = plan(tmp_path, "- restart: {nodes: [42]}\n")
+    code, _, err = invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p)
+    assert code == 2
+    assert "node 42 is not in the cluster" in err
+
+
+def test_schema_plan() -> None:
+    code, out, _ = invoke("schema", "plan")
+    assert code == 0
+    assert "UpgradeBinaries" in json.loads(out)["$defs"]
