@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import click
@@ -152,7 +152,7 @@ def baseline_command(
     paths: tuple[str, ...],
     revision: str | None,
     reason: str | None,
-    expires: object,
+    expires: datetime | None,
     write: bool,
     output: Path | None,
     config_path: Path | None,
@@ -170,7 +170,7 @@ def baseline_command(
     else:
         report = lint_report(paths, config)
     target = config.path or Path.cwd() / "ksafe.toml"
-    expiry = expires.date() if hasattr(expires, "date") else None
+    expiry = expires.date() if expires is not None else None
     text = baseline(
         report,
         target.resolve().parent,
