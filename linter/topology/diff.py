@@ -235,7 +235,7 @@ def _index(desc: Description, names: Mapping[int, str | None]) -> _Side:
             )
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
-        first = min(infos, key=lambda i: (i.line or 0, i.name))
+        first = min(infos, key=lambda i: (i.subtopology, i.name))
         stores[(t, store)] = StoreInfo(
             topology=first.topology,
             name=store,
@@ -246,7 +246,7 @@ def _index(desc: Description, names: Mapping[int, str | None]) -> _Side:
         )
     topics: dict[Key, TopicInfo] = {}
     for (_t, role, topic), infos in topic_nodes.items():
-        first = min(infos, key=lambda i: (i.line or 0, i.name))
+        first = min(infos, key=lambda i: (i.subtopology, i.name))
         info_t = TopicInfo(
             topology=first.topology,
             name=topic,

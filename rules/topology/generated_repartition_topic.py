@@ -55,17 +55,17 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
     before the renaming deploy (see KS205).
     """
     for topology in subject.description.topologies:
-        seen: dict[str, tuple[int, str]] = {}
+        seen: dict[str, tuple[str, int]] = {}
         for sub in topology.subtopologies:
             for n in sub.nodes:
                 if isinstance(n, Sink) and n.topic and naming.is_internal_topic(n.topic):
                     cur = seen.get(n.topic)
-                    if cur is None or (n.position.line, n.name) < cur:
-                        seen[n.topic] = (n.position.line, n.name)
+                    if cur is None or (n.name, n.position.line) < cur:
+                        seen[n.topic] = (n.name, n.position.line)
         for t in sorted(seen):
             if naming.generated_topic(t) is None:
                 continue
-            line, sink = seen[t]
+            sink, line = seen[t]
             full = naming.internal_topic(subject.application_id, t, topology.name)
             yield Hit(
                 message=(

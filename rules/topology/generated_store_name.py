@@ -52,15 +52,15 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
     accept the one-time loss.
     """
     for topology in subject.description.topologies:
-        owners: dict[str, list[tuple[int, str]]] = {}
+        owners: dict[str, list[tuple[str, int]]] = {}
         for sub in topology.subtopologies:
             for n in sub.nodes:
                 for s in n.stores:
-                    owners.setdefault(s, []).append((n.position.line, n.name))
+                    owners.setdefault(s, []).append((n.name, n.position.line))
         for s in sorted(owners):
             if naming.generated(s) is None:
                 continue
-            line, owner = min(owners[s])
+            owner, line = min(owners[s])  # by name: the same whatever the layout
             yield Hit(
                 message=(
                     f"State store {s} has a generated name; its changelog "
