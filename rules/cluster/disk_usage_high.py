@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 from cluster_engine.knowledge import DISK_CRITICAL_RATIO, DISK_WARN_RATIO
 from cluster_engine.plan import Reassign
+from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Simulation
-from cluster_engine.state import human_bytes
 from rules.cluster._common import at_step, broker, on_snapshot
 from rules.framework import Hit, Impact, Resource, Severity, rule
 

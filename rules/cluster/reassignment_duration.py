@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cluster_engine.plan import Reassign
+from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from cluster_engine.state import estimate, human_bytes, human_duration
 from rules.cluster._common import at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 

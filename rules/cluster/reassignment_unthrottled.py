@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from cluster_engine.knowledge import THROTTLE_RATE_KEYS
 from cluster_engine.plan import Reassign
+from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Transition
-from cluster_engine.state import human_bytes
 from rules.cluster._common import at_step, names
 from rules.framework import Hit, Impact, Resource, Severity, rule
 

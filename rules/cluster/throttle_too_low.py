@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from cluster_engine.knowledge import THROTTLE_MIN_RECOMMENDED, THROTTLE_RATE_KEYS
 from cluster_engine.plan import AlterConfig, Reassign
+from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from cluster_engine.state import estimate, human_bytes, human_duration
 from rules.cluster._common import at_step, config
 from rules.framework import Hit, Impact, Severity, rule
 

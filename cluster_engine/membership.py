@@ -1,0 +1,205 @@
+"""Membership and topic steps: brokers and controllers joining or leaving, leader elections,
+topic and partition creation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import MappingProxyType
+from typing import Any
+
+from cluster_engine.controller import Refusal
+from cluster_engine.knowledge import (
+    MSG_ADD_VOTER_KRAFT0,
+    MSG_REMOVE_VOTER_KRAFT0,
+    MSG_VOTER_CHANGE_PENDING,
+    msg_rf_unreachable,
+)
+from cluster_engine.outcome import Effect, Outage, bad_step, common_version, effect, ranges
+from cluster_engine.plan import (
+    AddBroker,
+    AddController,
+    AddPartitions,
+    CreateTopic,
+    DecommissionBroker,
+    ElectLeaders,
+    RemoveController,
+)
+from cluster_engine.state import ClusterState, NodeState
+
+
+def add_broker(state: ClusterState, step: AddBroker, path: str) -> Effect:
+    if step.id in state.nodes:
+        raise bad_step(path, step, f"node {step.id} is already in the cluster")
+    version = step.version or common_version(state)
+    node = NodeState(step.id, True, False, version, step.rack, ranges(version, {}))
+    return effect(state.evolve(nodes=MappingProxyType({**state.nodes, step.id: node})))
+
+
+def decommission(state: ClusterState, step: DecommissionBroker, path: str) -> Effect:
+    """Notes: ``holding``: broker -> pids still with a replica on it (not moved away)."""
+    for b in step.brokers:
+        if b not in state.nodes or not state.nodes[b].is_broker:
+            raise bad_step(path, step, f"broker {b} is not registered")
+    gone = frozenset(step.brokers)
+    holding = {b: tuple(state.table.replicas_on.get(b, ())) for b in step.brokers}
+    out = state.out_of_isr | gone
+    outage = Outage(0, gone | state.down, out, state.health(out))
+    nodes = {i: n for i, n in state.nodes.items() if i not in gone}
+    after = state.evolve(nodes=MappingProxyType(nodes), down=state.down | gone, out_of_isr=out)
+    return effect(after, (outage,), holding=holding)
+
+
+def quorum_change(state: ClusterState, step: AddController | RemoveController) -> Effect:
+    adding = isinstance(step, AddController)
+    refusals: list[Refusal] = []
+    if state.kraft_version < 1:
+        message = MSG_ADD_VOTER_KRAFT0 if adding else MSG_REMOVE_VOTER_KRAFT0
+        refusals.append(Refusal("kraft-version-0", "kraft.version", 0, message))
+    elif state.pending_voter_change:
+        refusals.append(
+            Refusal("voter-change-pending", "kraft.version", 0, MSG_VOTER_CHANGE_PENDING)
+        )
+    elif adding and step.id in state.voters:
+        refusals.append(
+            Refusal(
+                "duplicate-voter",
+                "kraft.version",
+                0,
+                f"Voter {step.id} already exists (DUPLICATE_VOTER)",
+            )
+        )
+    elif not adding and step.id not in state.voters:
+        refusals.append(
+            Refusal(
+                "voter-not-found",
+                "kraft.version",
+                0,
+                f"Voter {step.id} not found (VOTER_NOT_FOUND)",
+            )
+        )
+    if refusals:
+        return effect(state, refusals=refusals)
+    voters = (
+        tuple(sorted({*state.voters, step.id}))
+        if adding
+        else tuple(v for v in state.voters if v != step.id)
+    )
+    nodes = dict(state.nodes)
+    if adding and step.id not in nodes:
+        version = step.version or common_version(state)  # type: ignore[union-attr]
+        nodes[step.id] = NodeState(step.id, False, True, version, None, ranges(version, {}))
+    if not adding and step.id in nodes and not nodes[step.id].is_broker:
+        del nodes[step.id]
+    after = state.evolve(
+        voters=voters, nodes=MappingProxyType(nodes), pending_voter_change=not step.wait
+    )
+    return effect(after, was_pending=state.pending_voter_change)
+
+
+def elect(state: ClusterState, step: ElectLeaders) -> Effect:
+    """Notes: ``unclean``: pids elected from an out-of-sync replica (records lost)."""
+    if step.type != "unclean":
+        return effect(state)
+    table = state.table
+    topics = set(step.topics) if step.topics is not None else None
+    isr: dict[int, tuple[int, ...]] = {}
+    leader: dict[int, int] = {}
+    gone = state.out_of_isr | state.down
+    for pid, members in enumerate(table.isr):
+        if topics is not None and table.topic[pid] not in topics:
+            continue
+        if any(b not in gone for b in members):
+            continue
+        live = [b for b in table.replicas[pid] if b not in gone]
+        if live:
+            isr[pid] = (live[0],)
+            leader[pid] = live[0]
+    after = state.evolve(table=table.changed(isr=isr, leader=leader)) if isr else state
+    return effect(after, unclean=tuple(sorted(isr)))
+
+
+def create(
+    state: ClusterState,
+    step: CreateTopic | AddPartitions,
+    path: str,
+    during: Sequence[Outage],
+) -> Effect:
+    """Notes: ``rf``, ``usable`` brokers for placement, ``shutting_down`` (brokers in
+    controlled shutdown at that moment), ``live`` (unfenced, not down)."""
+    table = state.table
+    shutting: frozenset[int] = frozenset(
+        i for i, n in state.nodes.items() if n.in_controlled_shutdown
+    )
+    down = state.down
+    if isinstance(step, CreateTopic) and step.during_restart:
+        worst = max(during, key=lambda o: len(o.down), default=None)
+        if worst is not None:
+            shutting, down = shutting | worst.down, down | worst.down
+    registered = [b for b in state.brokers if b not in shutting]
+    live = [b for b in registered if b not in down and not state.nodes[b].fenced]
+    if isinstance(step, CreateTopic):
+        name, start = step.topic, 0
+        rf = step.replication_factor or int(
+            state.configs.broker_value(
+                state.brokers[0] if state.brokers else 0, "default.replication.factor"
+            )
+            or 1
+        )
+        count = step.partitions
+    else:
+        name = step.topic
+        existing = table.pids_of_topic.get(name)
+        if not existing:
+            raise bad_step(path, step, f"topic {name} is not in the cluster")
+        start = len(existing)
+        rf = len(table.replicas[existing[0]])
+        count = step.partitions - start
+    notes: dict[str, Any] = {
+        "rf": rf,
+        "usable": tuple(registered),
+        "live": tuple(live),
+        "shutting_down": tuple(sorted(shutting)),
+    }
+    refusals: list[Refusal] = []
+    if isinstance(step, CreateTopic) and name in table.pids_of_topic:
+        refusals.append(Refusal("topic-exists", name, 0, f"Topic '{name}' already exists."))
+    if count <= 0:
+        refusals.append(
+            Refusal(
+                "partitions",
+                name,
+                0,
+                f"Topic currently has {start} partitions, which is higher than the requested "
+                f"{step.partitions}.",
+            )
+        )
+    if rf > len(registered):
+        refusals.append(
+            Refusal("replication-factor", name, rf, msg_rf_unreachable(rf, len(registered)))
+        )
+    elif not live:
+        refusals.append(
+            Refusal(
+                "replication-factor",
+                name,
+                rf,
+                f"Unable to replicate the partition {rf} time(s): "
+                "All brokers are currently fenced.",
+            )
+        )
+    if refusals:
+        return effect(state, refusals=refusals, **notes)
+    placements = []
+    for i in range(count):  # the leader is always unfenced; unfenced brokers are preferred
+        first = live[(start + i) % len(live)]
+        rest = [b for b in live + [b for b in registered if b not in live] if b != first]
+        shift = (start + i) % len(rest) if rest else 0
+        placements.append((first, *(rest[shift:] + rest[:shift])[: rf - 1]))
+    isrs = [tuple(b for b in p if b in live) for p in placements]
+    after = state.evolve(table=table.extended(name, range(start, start + count), placements, isrs))
+    if isinstance(step, CreateTopic):
+        configs = after.configs
+        for key, value in step.configs.items():
+            configs = configs.with_value("topic", name, key, value)
+        after = after.evolve(configs=configs)
+    return effect(after, **notes)

@@ -1,0 +1,265 @@
+"""Reassignment steps (execute, verify, cancel), their throttles, and duration estimates.
+
+Throttles follow ``kafka-reassign-partitions.sh`` (4.1:tools/.../ReassignPartitionsCommand.java):
+``--execute --throttle`` writes them, ``--verify`` and ``--cancel`` remove them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from cluster_engine.controller import Refusal
+from cluster_engine.knowledge import THROTTLE_RATE_KEYS, THROTTLED_REPLICAS_KEYS, msg_cancel_unclean
+from cluster_engine.outcome import Effect, effect
+from cluster_engine.plan import CancelReassignment, Reassign, VerifyReassignment
+from cluster_engine.state import ClusterState, Move
+
+
+def reassign(state: ClusterState, step: Reassign) -> Effect:
+    """Notes: ``moves`` (the new :class:`Move` objects), ``throttled_brokers``."""
+    table = state.table
+    refusals: list[Refusal] = []
+    if state.moves and not step.additional:
+        refusals.append(
+            Refusal(
+                "existing-reassignment",
+                "reassign",
+                0,
+                "Cannot execute because there is an existing partition assignment.  Use "
+                "--additional to override this and create a new partition assignment in "
+                "addition to the existing one.",
+            )
+        )
+    registered = set(state.brokers)
+    for m in step.partitions:
+        unknown = [b for b in m.replicas if b not in registered]
+        if unknown:
+            refusals.append(
+                Refusal("unknown-broker", "reassign", 0, f"Unknown broker id {unknown[0]}")
+            )
+        if (m.topic, m.partition) not in table.pid_of:
+            refusals.append(
+                Refusal(
+                    "unknown-partition", "reassign", 0, f"Topic {m.topic}-{m.partition} not found"
+                )
+            )
+    if refusals:
+        return effect(state, refusals=refusals)
+    moves = dict(state.moves)
+    new: list[Move] = []
+    completed: dict[int, tuple[int, ...]] = {}
+    for m in step.partitions:
+        pid = table.pid_of[(m.topic, m.partition)]
+        original = table.replicas[pid]
+        adding = [b for b in m.replicas if b not in original]
+        removing = [b for b in original if b not in m.replicas]
+        if not adding and not removing:
+            completed[pid] = m.replicas  # a reorder completes at once
+            continue
+        size = table.size[pid]
+        move = Move(
+            key=(m.topic, m.partition),
+            original=original,
+            target=m.replicas,
+            bytes_left=max(size, 0) * len(adding),
+            size_known=size >= 0,
+            started_in_plan=True,
+        )
+        moves[move.key] = move
+        new.append(move)
+    after = state.evolve(moves=MappingProxyType(moves))
+    if completed:
+        after = after.evolve(table=table.changed(replicas=completed))
+    throttled: tuple[int, ...] = ()
+    if step.throttle is not None and new:
+        after, throttled = _set_throttles(after, new, step.throttle)
+    return effect(after, moves=tuple(new), throttled_brokers=throttled)
+
+
+def _set_throttles(
+    state: ClusterState, moves: Sequence[Move], rate: int
+) -> tuple[ClusterState, tuple[int, ...]]:
+    """What ``--execute --throttle`` writes (4.1:tools/.../ReassignPartitionsCommand.java:
+    1059-1182): topic lists with SET semantics, rates on every broker of the move."""
+    leader: dict[str, list[str]] = {}
+    follower: dict[str, list[str]] = {}
+    brokers: set[int] = set()
+    for m in moves:
+        topic, partition = m.key
+        leader.setdefault(topic, []).extend(f"{partition}:{b}" for b in m.original)
+        follower.setdefault(topic, []).extend(f"{partition}:{b}" for b in m.adding)
+        brokers.update(m.original, m.target)
+    configs = state.configs
+    for topic in sorted(leader):
+        configs = configs.with_value(
+            "topic", topic, THROTTLED_REPLICAS_KEYS[0], ",".join(leader[topic])
+        )
+        configs = configs.with_value(
+            "topic", topic, THROTTLED_REPLICAS_KEYS[1], ",".join(follower[topic])
+        )
+    for b in sorted(brokers):
+        for key in THROTTLE_RATE_KEYS[:2]:
+            configs = configs.with_value("broker", str(b), key, str(rate))
+    return state.evolve(configs=configs), tuple(sorted(brokers))
+
+
+def _clear_throttles(state: ClusterState, topics: set[str], brokers: set[int]) -> ClusterState:
+    """What ``--verify``/``--cancel`` delete (ReassignPartitionsCommand.java:501-547)."""
+    configs = state.configs
+    for b in sorted(brokers | set(state.brokers)):
+        for key in THROTTLE_RATE_KEYS:
+            if key in configs.brokers.get(b, {}):
+                configs = configs.with_value("broker", str(b), key, None)
+    for topic in sorted(topics):
+        for key in THROTTLED_REPLICAS_KEYS:
+            if key in configs.topics.get(topic, {}):
+                configs = configs.with_value("topic", topic, key, None)
+    return state.evolve(configs=configs)
+
+
+def verify(state: ClusterState, step: VerifyReassignment) -> Effect:
+    """Notes: ``completed`` moves; ``cleared`` whether throttles were removed; ``kept_because``."""
+    moves = dict(state.moves)
+    completed: list[Move] = []
+    after = state
+    if step.wait and moves:
+        table = state.table
+        replicas: dict[int, tuple[int, ...]] = {}
+        isr: dict[int, tuple[int, ...]] = {}
+        leader: dict[int, int] = {}
+        for move in moves.values():
+            pid = table.pid_of.get(move.key)
+            if pid is None:
+                continue
+            replicas[pid] = move.target
+            isr[pid] = move.target
+            if table.leader[pid] not in move.target:
+                leader[pid] = move.target[0]
+        completed = list(moves.values())
+        moves = {}
+        after = after.evolve(
+            table=table.changed(replicas=replicas, isr=isr, leader=leader),
+            moves=MappingProxyType({}),
+        )
+    kept_because = None
+    if moves:
+        kept_because = "reassignments are still in progress"
+    elif step.preserve_throttles:
+        kept_because = "--preserve-throttles"
+    if kept_because is None:
+        topics = {m.key[0] for m in completed} | {m.key[0] for m in state.moves.values()}
+        brokers = {b for m in completed for b in (*m.original, *m.target)}
+        after = _clear_throttles(after, topics, brokers)
+    return effect(
+        after, completed=tuple(completed), cleared=kept_because is None, kept_because=kept_because
+    )
+
+
+def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
+    """Notes: ``cancelled`` moves, ``unclean`` keys needing an unclean election (refused unless
+    the topic allows it: those are in ``refusals`` and stay in flight)."""
+    table = state.table
+    replicas: dict[int, tuple[int, ...]] = {}
+    isr: dict[int, tuple[int, ...]] = {}
+    leader: dict[int, int] = {}
+    refusals: list[Refusal] = []
+    unclean: list[tuple[str, int]] = []
+    remaining: dict[tuple[str, int], Move] = {}
+    cancelled: list[Move] = []
+    for key, move in sorted(state.moves.items()):
+        pid = table.pid_of.get(key)
+        if pid is None:
+            continue
+        kept = tuple(b for b in table.isr[pid] if b not in move.adding)
+        if not kept:
+            unclean.append(key)
+            if not state.unclean_enabled(key[0]):
+                refusals.append(Refusal("cancel-unclean", "reassign", 0, msg_cancel_unclean(*key)))
+                remaining[key] = move
+                continue
+            live = [b for b in move.original if b not in state.down]
+            kept = tuple(live[:1])
+        replicas[pid] = move.original
+        isr[pid] = kept
+        if table.leader[pid] not in kept:
+            leader[pid] = kept[0] if kept else -1
+        cancelled.append(move)
+    after = state.evolve(
+        table=table.changed(replicas=replicas, isr=isr, leader=leader),
+        moves=MappingProxyType(remaining),
+    )
+    if not step.preserve_throttles:
+        after = _clear_throttles(after, {m.key[0] for m in state.moves.values()}, set())
+    return effect(after, refusals=refusals, cancelled=tuple(cancelled), unclean=tuple(unclean))
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """How long moves take at the throttles in force: the busiest broker's bytes over its rate.
+
+    ``seconds`` is None when some broker of the move is unthrottled (then the network decides).
+    """
+
+    seconds: float | None
+    bytes: int
+    unknown_sizes: int
+    bottleneck: int | None  # the broker that takes longest
+
+
+def estimate(state: ClusterState, moves: Iterable[Move]) -> Estimate:
+    """Each destination fetches its new replicas at ``follower.replication.throttled.rate``; each
+    leader serves them at ``leader.replication.throttled.rate`` (QuotaConfig.java:75-83)."""
+    inbound: Counter[int] = Counter()
+    outbound: Counter[int] = Counter()
+    unknown = total = 0
+    table = state.table
+    for m in moves:
+        if not m.size_known:
+            unknown += 1
+        per_replica = m.bytes_left // max(len(m.adding), 1)
+        pid = table.pid_of.get(m.key)
+        source = table.leader[pid] if pid is not None and table.leader[pid] >= 0 else m.original[0]
+        for b in m.adding:
+            inbound[b] += per_replica
+            outbound[source] += per_replica
+            total += per_replica
+    worst: float = 0.0
+    bottleneck: int | None = None
+    for counts, key in (
+        (inbound, THROTTLE_RATE_KEYS[1]),
+        (outbound, THROTTLE_RATE_KEYS[0]),
+    ):
+        for broker, size in sorted(counts.items()):
+            rate = state.rate_on(broker, key)
+            if rate is None or rate >= 2**62:
+                return Estimate(None, total, unknown, broker)
+            seconds = size / rate if rate > 0 else float("inf")
+            if seconds > worst:
+                worst, bottleneck = seconds, broker
+    return Estimate(worst, total, unknown, bottleneck)
+
+
+def human_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "unbounded by any throttle"
+    if seconds == float("inf"):
+        return "never (a throttle of 0 B/s stops replication)"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def human_bytes(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"  # pragma: no cover
