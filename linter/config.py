@@ -148,7 +148,16 @@ def load_config(path: Path | None = None, *, start: Path | None = None) -> Confi
     if found is None:
         return Config(root=(start or Path.cwd()).resolve())
     text = found.read_text(encoding="utf-8")
-    return parse_config(text, found)
+    return parse_config(text, found if path is not None else _shown(found))
+
+
+def _shown(path: Path) -> Path:
+    """A discovered file at or below the current directory, named relative to it as the user's
+    other paths are (``acknowledgement-*`` findings then point where review tools can follow)."""
+    try:
+        return path.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
 
 
 def parse_config(text: str, path: Path) -> Config:
@@ -204,10 +213,11 @@ class _Reader:
             raise self.error(keys, f"{keys[-1]} must be a non-empty string")
         return value
 
-    def rule(self, ref: Any, keys: tuple[Any, ...]) -> Rule:
+    def rule(self, ref: Any, keys: tuple[Any, ...], within: str | None = None) -> Rule:
         found = find_rule(ALL_RULES, ref) if isinstance(ref, str) else None
         if found is None:
-            raise self.error(keys, f"unknown rule {ref!r} in {keys[-1]} (see `ksafe rules`)")
+            place = within or str(keys[-1])
+            raise self.error(keys, f"unknown rule {ref!r} in {place} (see `ksafe rules`)")
         return found
 
     def rule_ids(self, value: Any, keys: tuple[Any, ...]) -> frozenset[str]:
@@ -253,7 +263,7 @@ class _Reader:
             raise self.error(("severity",), "severity must be a table of rule = severity")
         out: dict[str, Severity] = {}
         for ref, level in value.items():
-            r = self.rule(ref, ("severity", ref))
+            r = self.rule(ref, ("severity", ref), self.table_name(("severity",)))
             if level not in ("error", "warning", "info"):
                 raise self.error(
                     ("severity", ref), f"severity of {ref} must be error, warning or info"

@@ -127,7 +127,7 @@ def test_no_config_means_defaults(tmp_path: Path) -> None:
     ("text", "line", "message"),
     [
         ('fail-on = "error"\nfial-on = "x"\n', 2, "unknown key 'fial-on' in the top level"),
-        ('[severity]\nstore-renamedd = "info"\n', 2, "unknown rule 'store-renamedd'"),
+        ('[severity]\nstore-renamedd = "info"\n', 2, "unknown rule 'store-renamedd' in [severity]"),
         ('[severity]\nKS901 = "fatal"\n', 2, "severity of KS901 must be error, warning or info"),
         ('select = ["KS999"]\n', 1, "unknown rule 'KS999' in select"),
         ('fail-on = "sometimes"\n', 1, "fail-on must be one of"),
