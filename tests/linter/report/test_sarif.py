@@ -116,3 +116,45 @@ def test_paths_become_uri_references() -> None:
     uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert uri == {"uri": "apps/my%20app/topo.txt"}
     validate(log)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["diff", "fixtures/examples/word-count-v1.txt", "fixtures/examples/word-count-v2.txt"],
+        ["diff", "fixtures/examples/orders-v1.txt", "fixtures/examples/orders-v2.txt"],
+        ["lint", "fixtures/examples/word-count-v2.txt"],
+    ],
+    ids=["diff-word-count", "diff-orders", "lint"],
+)
+def test_real_reports_validate(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from linter.cli import main
+    from tests.conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    main([*argv, "--format", "sarif", "--config", str(SCHEMA.with_name("empty.toml"))])
+    log = json.loads(capsys.readouterr().out)
+    validate(log)
+    assert log["runs"][0]["results"]
+
+
+def test_real_cluster_report_validates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from linter.cli import main
+    from tests.conftest import FIXTURES
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.yaml").write_text("- restart: {nodes: [1, 2]}\n")
+    snapshot = FIXTURES / "cluster" / "snapshots" / "three-brokers.yaml"
+    code = main(
+        ["cluster", "check", "--snapshot", str(snapshot), "--plan", "plan.yaml", "--format",
+         "sarif"]
+    )
+    assert code == 1
+    log = json.loads(capsys.readouterr().out)
+    validate(log)
+    region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert region == {"artifactLocation": {"uri": "plan.yaml"}, "region": {"startLine": 1}}
