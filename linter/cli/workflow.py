@@ -101,12 +101,25 @@ def git_base_report(
         before = parse(change.old_text or "", change.label_before)
         where = config.for_path(change.path)
         config_after = (
-            parse_properties_file(where.properties_after) if where.properties_after else None
+            parse_properties_file(_shown(where.properties_after))
+            if where.properties_after
+            else None
         )
-        config_before = _properties_at(revision, where.properties_before)
+        config_before = _properties_at(
+            revision, _shown(where.properties_before) if where.properties_before else None
+        )
         found = _diff_findings(before, after, settings, config_before, config_after)
         findings += [_anchored(f, change.path) for f in found]
     return api.finish("diff", findings, config.settings, inputs=inputs)
+
+
+def _shown(path: str) -> str:
+    """A configured (absolute) path relative to the current directory when it lies below it,
+    as the user's own paths are, so annotations can follow it."""
+    try:
+        return Path(path).relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path
 
 
 def _anchored(finding: Finding, path: str) -> Finding:

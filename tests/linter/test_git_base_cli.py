@@ -112,3 +112,22 @@ def test_github_format_annotates_the_current_file(
     lines = capsys.readouterr().out.splitlines()
     error = next(line for line in lines if line.startswith("::error "))
     assert error.startswith("::error file=topology/word-count.txt,line=")
+
+
+def test_streams_properties_are_compared_across_the_revision_too(
+    repo: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write(
+        "ksafe.toml",
+        '[[paths]]\npath = "topology/word-count.txt"\nproperties = "config/wc.properties"\n',
+    )
+    repo.write("config/wc.properties", "application.id=word-count\n")
+    repo.commit("config")
+    repo.write("config/wc.properties", "application.id=word-count-v2\n")
+    code, report = run_json(capsys, "--git-base", "HEAD", "topology/word-count.txt")
+    assert code == 1
+    changed = next(f for f in report["findings"] if f["name"] == "application-id-changed")
+    assert "word-count-v2" in changed["message"]
+    sides = {(loc["path"], loc["side"]) for loc in changed["locations"]}
+    assert ("config/wc.properties@HEAD", "before") in sides
+    assert ("config/wc.properties", "after") in sides
