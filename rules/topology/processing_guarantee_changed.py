@@ -41,10 +41,14 @@ def processing_guarantee_changed(subject: ConfigSubject) -> Iterator[Hit]:
     before = cfg.before.processing_guarantee if cfg.before else None
     after = cfg.after.processing_guarantee if cfg.after else None
     if after in _EOS_V1:
+        target = (cfg.version_after or "").split(".")
+        before_4 = target[0].isdigit() and int(target[0]) < 4
         yield Hit(
             message=(
-                f"processing.guarantee={after} (EOS v1) was removed in Kafka Streams 4.0; "
-                "use exactly_once_v2."
+                f"processing.guarantee={after} (EOS v1) is "
+                + ("deprecated and removed in Kafka Streams 4.0" if before_4
+                   else "removed in Kafka Streams 4.0: the application does not start")
+                + "; use exactly_once_v2."
             ),
             resources=(config("processing.guarantee"),),
             locations=config_locations(subject, "processing.guarantee"),
