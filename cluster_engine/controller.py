@@ -97,6 +97,14 @@ def unsupported_nodes(state: ClusterState, feature: str, level: int) -> list[Ref
         else:
             continue
         out.append(Refusal("not-supported", feature, level, message, node=node.id))
+    unknown = all(feature not in n.supported and n.version is None for n in state.nodes.values())
+    span = state.described_ranges.get(feature)
+    if not out and unknown and span is not None and not span[0] <= level <= span[1]:
+        message = (
+            f"The node that answered kafka-features.sh describe only supports versions "
+            f"{span[0]}-{span[1]}"
+        )
+        out.append(Refusal("not-supported", feature, level, message))
     return out
 
 

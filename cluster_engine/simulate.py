@@ -262,7 +262,7 @@ def _restart(
                 old.fenced,
                 old.in_controlled_shutdown,
             )
-        after = after.evolve(nodes=MappingProxyType(nodes))
+        after = after.evolve(nodes=MappingProxyType(nodes), described_ranges={})
     return effect(after, tuple(outages), batches=tuple(batches))
 
 

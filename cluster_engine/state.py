@@ -300,6 +300,9 @@ class ClusterState:
     catching_up: frozenset[int] = frozenset()  # restarted without waiting; back after one step
     moves: Mapping[TopicPartition, Move] = field(default_factory=dict)
     pending_voter_change: bool = False
+    # the ranges kafka-features.sh describe printed (as seen by the node that answered); only a
+    # hint for nodes the snapshot knows nothing else about, dropped once binaries change
+    described_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
 
@@ -540,6 +543,13 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         table=table,
         nodes=MappingProxyType(nodes),
         features=MappingProxyType({k: f.level for k, f in snapshot.features.items()}),
+        described_ranges=MappingProxyType(
+            {
+                k: (f.supported_min, f.supported_max)
+                for k, f in snapshot.features.items()
+                if f.supported_min is not None and f.supported_max is not None
+            }
+        ),
         configs=configs,
         voters=voters,
         static_quorum=static,

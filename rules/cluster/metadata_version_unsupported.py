@@ -61,6 +61,7 @@ def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
         return
     nodes = unsupported_nodes(t.before, METADATA_VERSION, level)
     ids = [n.node for n in nodes if n.node is not None]
+    who = "nodes " + ", ".join(map(str, ids)) if ids else "every broker and controller"
     versions = {i: t.before.nodes[i].version for i in ids if i in t.before.nodes}
     detail = "; ".join(
         n.message + (f" (runs {versions[n.node]})" if n.node in versions else "") for n in nodes
@@ -73,9 +74,8 @@ def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
             feature(METADATA_VERSION),
             *(_node(t, i) for i in ids),
         ],
-        remediation="Upgrade the binaries of "
-        + ", ".join(str(n.node) for n in nodes)
-        + " first (upgrade-binaries before update-feature), then bump metadata.version.",
+        remediation=f"Upgrade the binaries of {who} first (upgrade-binaries before "
+        "update-feature), then bump metadata.version.",
         key=f"{METADATA_VERSION}={level}",
         data={"level": level, "nodes": sorted(n.node for n in nodes if n.node is not None)},
     )
