@@ -251,12 +251,14 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
 
     own = scanned.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
     fleet = judged.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
-    findings = spark.createDataFrame(own.union(fleet), schema=FINDINGS_SCHEMA)
+    findings = spark.createDataFrame(own.union(fleet), FINDINGS_SCHEMA, verifySchema=False)
     app_rows = spark.createDataFrame(
-        scanned.filter(lambda r: r[0] == APP).map(lambda r: r[1]), schema=APP_ROW_SCHEMA
+        scanned.filter(lambda r: r[0] == APP).map(lambda r: r[1]),
+        APP_ROW_SCHEMA,
+        verifySchema=False,
     )
     edge_rows = spark.createDataFrame(
-        judged.filter(lambda r: r[0] == EDGE).map(lambda r: r[1]), schema=EDGES_SCHEMA
+        judged.filter(lambda r: r[0] == EDGE).map(lambda r: r[1]), EDGES_SCHEMA, verifySchema=False
     )
     with _progress(spark, log, options.progress):
         tables = write_tables(findings, app_rows, edge_rows, options.out)

@@ -104,43 +104,38 @@ def _rows(df: DataFrame) -> list[dict[str, Any]]:
 
 
 def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any]:
-    """Aggregates of the written tables -> ``summary.json`` and ``dashboard.html``."""
+    """Aggregates of the written tables -> ``summary.json`` and ``dashboard.html``.
+
+    Five small Spark jobs; what comes back is bounded by the number of rules, statuses and
+    ``options.top``, never by the size of the fleet.
+    """
     from pyspark.sql import functions as F
 
     f, a, e = tables.findings, tables.apps, tables.lineage
-    totals = a.agg(
-        F.count(F.lit(1)).alias("apps"),
-        F.coalesce(F.sum("versions"), F.lit(0)).alias("descriptions"),
-        F.sum((F.col("status") == "scanned").cast("int")).alias("scanned"),
-        F.sum((F.col("status") == "quarantined").cast("int")).alias("quarantined"),
-    ).collect()[0]
-    apps_in = int(totals["apps"])
-    scanned, quarantined = int(totals["scanned"] or 0), int(totals["quarantined"] or 0)
-    severities = {r["severity"]: r["count"] for r in _rows(f.groupBy("severity").count())}
     histogram = _rows(
         f.groupBy("rule", "name", "severity", "check").count().orderBy(F.desc("count"), "rule")
     )
-    verdicts = {
-        r["verdict"] or "none": r["count"] for r in _rows(a.groupBy("verdict").count())
-    }
-    worst = _rows(
-        a.where(F.col("risk") > 0)
-        .orderBy(F.desc("risk"), "app_id")
-        .limit(options.top)
-        .drop("error")
-    )
-    quarantined_apps = _rows(
-        a.where(F.col("status") == "quarantined").orderBy("app_id").limit(options.top)
-        .select("app_id", "error")
-    )
-    risky_edges = _rows(
-        e.where(F.col("risky")).orderBy("topic", "upstream_app", "downstream_app")
-        .limit(options.top)
-    )
-    edge_totals = e.agg(
+    severities = {s: sum(int(r["count"]) for r in histogram if r["severity"] == s)
+                  for s in ("error", "warning", "info")}  # fmt: skip
+    stats = _rows(a.groupBy("status", "verdict").agg(
+        F.count(F.lit(1)).alias("apps"), F.sum("versions").alias("descriptions")))  # fmt: skip
+    apps_in = sum(int(r["apps"]) for r in stats)
+    scanned = sum(int(r["apps"]) for r in stats if r["status"] == "scanned")
+    quarantined = sum(int(r["apps"]) for r in stats if r["status"] == "quarantined")
+    verdicts: dict[str, int] = {}
+    for r in stats:
+        key = r["verdict"] or "none"
+        verdicts[key] = verdicts.get(key, 0) + int(r["apps"])
+    worst = a.where(F.col("risk") > 0).orderBy(F.desc("risk"), "app_id").limit(options.top)
+    stuck = a.where(F.col("status") == "quarantined").orderBy("app_id").limit(options.top)
+    tagged = worst.withColumn("_list", F.lit(0))
+    tops = _rows(tagged.unionByName(stuck.withColumn("_list", F.lit(1))))
+    risky = F.when(F.col("risky"), F.struct("topic", "upstream_app", "downstream_app"))
+    edge = e.agg(
         F.count(F.lit(1)).alias("edges"),
-        F.coalesce(F.sum(F.col("risky").cast("int")), F.lit(0)).alias("risky"),
+        F.coalesce(F.sum(F.col("risky").cast("int")), F.lit(0)).alias("risky_edges"),
         F.countDistinct("topic").alias("topics"),
+        F.slice(F.sort_array(F.collect_list(risky)), 1, options.top).alias("risky"),
     ).collect()[0]
     plan_findings = _rows(
         f.where(F.col("app_id").isNull())
@@ -151,25 +146,34 @@ def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) 
     summary: dict[str, Any] = {
         "input": options.input,
         "plan": options.plan,
-        "rows_in": int(totals["descriptions"]),
+        "rows_in": sum(int(r["descriptions"] or 0) for r in stats),
         "apps_in": apps_in,
         "apps_scanned": scanned,
         "apps_quarantined": quarantined,
         "consistent": apps_in == scanned + quarantined,
-        "findings": {s: int(severities.get(s, 0)) for s in ("error", "warning", "info")},
+        "findings": severities,
         "verdicts": dict(sorted(verdicts.items())),
         "rules": histogram,
-        "worst_apps": worst,
-        "quarantined": quarantined_apps,
+        "worst_apps": [
+            {k: v for k, v in r.items() if k not in ("_list", "error")}
+            for r in tops if r["_list"] == 0
+        ],
+        "quarantined": [
+            {"app_id": r["app_id"], "error": r["error"]} for r in tops if r["_list"] == 1
+        ],
         "lineage": {
-            "edges": int(edge_totals["edges"]),
-            "risky_edges": int(edge_totals["risky"]),
-            "topics": int(edge_totals["topics"]),
-            "risky": risky_edges,
+            "edges": int(edge["edges"]),
+            "risky_edges": int(edge["risky_edges"]),
+            "topics": int(edge["topics"]),
+            "risky": [
+                {"upstream_app": r["upstream_app"], "topic": r["topic"],
+                 "downstream_app": r["downstream_app"]}
+                for r in (x.asDict() for x in edge["risky"])
+            ],
         },
         "plan_findings": plan_findings,
         "tables": {"findings": FINDINGS, "apps": APPS, "lineage": LINEAGE},
-    }
+    }  # fmt: skip
     write_summary(summary, options.out)
     log(
         f"rows in: {summary['rows_in']} descriptions of {apps_in} apps = {scanned} apps scanned "

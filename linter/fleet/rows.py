@@ -48,6 +48,7 @@ class FindingRow:
             -Severity(self.severity).rank,
             self.rule,
             self.fingerprint,
+            self.message,
         )
 
 

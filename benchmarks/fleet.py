@@ -1,0 +1,262 @@
+"""Fleet scan throughput: Spark on ``local[2]`` against the same library code in one process.
+
+Builds synthetic fleets from the shapes of the real describe() texts in
+``../shared/corpus/topologies`` (read in place): each app is one or two corpus topologies joined
+(~40 nodes), its topics renamed per app, about a third of its inputs wired to other apps' outputs
+(lineage), and a second version with a realistic upgrade edit: reprinted unchanged, a named
+``peek`` inserted, a ``filter`` inserted early (every later generated index shifts), a store
+renamed, an output topic renamed, or a ``selectKey`` before a sink. Every app has ``v1``
+(deployed) and ``v2``. Sizes are counted in descriptions (2 per app).
+
+For each size it writes the fleet as one Parquet file, then times (1) the single-process loop
+(:func:`linter.fleet.local.scan_fleet`, reading the same Parquet with pyarrow) and (2) the Spark
+scan (:func:`linter.fleet.job.run_scan`, writing every output), and prints both and their ratio.
+Spark's start-up is timed once, apart, and also shown added to the first Spark run.
+
+    python benchmarks/fleet.py [--sizes 1000,10000,20000] [--master local[2]] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from linter.fleet.lineage import is_internal_name  # noqa: E402
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology  # noqa: E402
+from linter.topology.parse import parse  # noqa: E402
+from linter.topology.render import render  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "topologies"
+MARKER = "# --- describe() text starts on the next line ---\n"
+_INDEX = re.compile(r"(\d{10,})")
+
+
+def corpus_shapes() -> list[Description]:
+    """Every exact corpus text that parses, as a single (unnamed) topology."""
+    shapes = []
+    for path in sorted(CORPUS.rglob("*.txt")):
+        text = path.read_text(encoding="utf-8")
+        head, sep, body = text.partition(MARKER)
+        if not sep or "exact: no" in head or "variants/" in str(path):
+            continue
+        try:
+            model = parse(body, str(path))
+        except ValueError:
+            continue
+        if len(model.topologies) == 1 and model.topologies[0].name is None:
+            shapes.append(model)
+    return shapes
+
+
+def _nodes_of(d: Description) -> int:
+    return sum(1 for _ in d.nodes())
+
+
+def transform(
+    d: Description,
+    name: Callable[[str], str] = lambda s: s,
+    store: Callable[[str], str] = lambda s: s,
+    topic: Callable[[str], str] = lambda s: s,
+    sub_offset: int = 0,
+) -> Description:
+    """The same graph with nodes, stores and topics renamed and sub-topologies renumbered."""
+
+    def node(n: Node) -> Node:
+        if isinstance(n, Source):
+            return replace(n, name=name(n.name), topics=frozenset(map(topic, n.topics)),
+                           successors=frozenset(map(name, n.successors)))  # fmt: skip
+        if isinstance(n, Sink):
+            return replace(n, name=name(n.name), topic=topic(n.topic) if n.topic else None,
+                           predecessors=frozenset(map(name, n.predecessors)))  # fmt: skip
+        return replace(n, name=name(n.name), stores=frozenset(map(store, n.stores)),
+                       successors=frozenset(map(name, n.successors)),
+                       predecessors=frozenset(map(name, n.predecessors)))  # fmt: skip
+
+    (top,) = d.topologies
+    subs = tuple(
+        Subtopology(id=s.id + sub_offset, nodes=frozenset(map(node, s.nodes)),
+                    is_global=s.is_global)  # fmt: skip
+        for s in top.subtopologies
+    )
+    return Description(topologies=(replace(top, subtopologies=subs),))
+
+
+def shift_indices(by: int, at_least: int = 0) -> Callable[[str], str]:
+    def shift(s: str) -> str:
+        return _INDEX.sub(
+            lambda m: f"{int(m.group(1)) + by:0{len(m.group(1))}d}"
+            if int(m.group(1)) >= at_least else m.group(1), s)  # fmt: skip
+
+    return shift
+
+
+def join(a: Description, b: Description) -> Description:
+    """``b``'s sub-topologies appended to ``a``'s, names made distinct."""
+    offset = len(a.topologies[0].subtopologies)
+    shifted = transform(b, name=lambda s: shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b"),
+                        store=lambda s: shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b"),
+                        sub_offset=offset)  # fmt: skip
+    top = a.topologies[0]
+    subs = top.subtopologies + shifted.topologies[0].subtopologies
+    return Description(topologies=(replace(top, subtopologies=subs),))
+
+
+def external_topics(d: Description) -> tuple[list[str], list[str]]:
+    sources = sorted({t for _, _, n in d.nodes() if isinstance(n, Source) for t in n.topics})
+    sinks = sorted({n.topic for _, _, n in d.nodes() if isinstance(n, Sink) and n.topic})
+    internal = {t for t in set(sources) & set(sinks) if is_internal_name(t)}
+    return [t for t in sources if t not in internal], [t for t in sinks if t not in internal]
+
+
+def insert_after_source(d: Description, new: str) -> Description:
+    """A stateless processor ``new`` between the first source and its successors."""
+    (top,) = d.topologies
+    for i, sub in enumerate(top.subtopologies):
+        src = next((n for n in sorted(sub.nodes, key=lambda n: n.name)
+                    if isinstance(n, Source) and n.successors), None)  # fmt: skip
+        if src is None or sub.is_global:
+            continue
+        nodes = set()
+        for n in sub.nodes:
+            if n is src:
+                nodes.add(replace(n, successors=frozenset({new})))
+            elif n.name in src.successors and not isinstance(n, Source):
+                preds = (n.predecessors - {src.name}) | {new}
+                nodes.add(replace(n, predecessors=frozenset(preds)))
+            else:
+                nodes.add(n)
+        nodes.add(Processor(name=new, successors=src.successors,
+                            predecessors=frozenset({src.name})))  # fmt: skip
+        subs = list(top.subtopologies)
+        subs[i] = replace(sub, nodes=frozenset(nodes))
+        return Description(topologies=(replace(top, subtopologies=tuple(subs)),))
+    return d
+
+
+def upgrade(d: Description, rng: random.Random) -> tuple[str, Description]:
+    """One realistic upgrade edit (name, new version)."""
+    roll = rng.random()
+    stores = sorted({s for _, _, n in d.nodes() for s in n.stores})
+    _, sinks = external_topics(d)
+    if roll < 0.30:
+        return "unchanged", d
+    if roll < 0.50:
+        return "named-peek", insert_after_source(d, "audit-peek")
+    if roll < 0.65:
+        shifted = transform(d, name=shift_indices(1, 1), store=shift_indices(1, 1))
+        return "filter-shift", insert_after_source(shifted, "KSTREAM-FILTER-0000000001")
+    if roll < 0.78 and stores:
+        old = rng.choice(stores)
+        return "store-renamed", transform(d, store=lambda s: s + "-v2" if s == old else s)
+    if roll < 0.90 and sinks:
+        old = rng.choice(sinks)
+        return "topic-renamed", transform(d, topic=lambda t: t + "-v2" if t == old else t)
+    return "select-key", insert_after_source(d, "KSTREAM-KEY-SELECT-0000000999")
+
+
+def fleet(descriptions: int, seed: int, shapes: list[Description]) -> Iterator[dict[str, object]]:
+    """Rows of the fleet table: ``descriptions // 2`` apps, v1 deployed and v2."""
+    rng = random.Random(seed)
+    big = [s for s in shapes if _nodes_of(s) >= 20]
+    small = [s for s in shapes if 5 <= _nodes_of(s) < 20]
+    produced: list[str] = []
+    for i in range(descriptions // 2):
+        app = f"app-{i:05d}"
+        base = rng.choice(big)
+        if _nodes_of(base) < 34:
+            base = join(base, rng.choice(small))
+        sources, sinks = external_topics(base)
+        mapping = {t: f"{app}.{t}" for t in sinks}
+        for t in sources:
+            mapping[t] = rng.choice(produced) if produced and rng.random() < 0.33 else f"ext.{app}.{t}"
+        v1 = transform(base, topic=lambda t: mapping.get(t, t))
+        produced.extend(mapping[t] for t in sinks)
+        _, v2 = upgrade(v1, rng)
+        props = f"application.id={app}\n"
+        yield {"app_id": app, "version": "v1", "description": render(v1), "properties": props,
+               "deployed": True, "timestamp": None}  # fmt: skip
+        yield {"app_id": app, "version": "v2", "description": render(v2), "properties": props,
+               "deployed": False, "timestamp": None}  # fmt: skip
+
+
+def write_parquet(rows: list[dict[str, object]], path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def single_process(path: Path) -> float:
+    import pyarrow.parquet as pq
+
+    from linter.fleet.inputs import COLUMNS, version_of
+    from linter.fleet.local import scan_fleet
+
+    started = time.perf_counter()
+    table = pq.read_table(path, columns=list(COLUMNS))
+    apps: dict[str, list[object]] = {}
+    for row in table.to_pylist():
+        v = version_of(tuple(row[c] for c in COLUMNS))
+        apps.setdefault(v.app_id, []).append(v)
+    result = scan_fleet(sorted(apps.items()))  # type: ignore[arg-type]
+    assert len(result.apps) == len(apps)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,20000")
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--partitions", type=int, default=None)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        sys.exit(f"the corpus is not at {CORPUS}")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    shapes = corpus_shapes()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print(f"{len(shapes)} corpus shapes; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}")
+
+    from linter.fleet.job import ScanOptions, run_scan, session
+
+    started = time.perf_counter()
+    spark = session(args.master, "ksafe fleet benchmark")
+    startup = time.perf_counter() - started
+    print(f"Spark start-up ({args.master}): {startup:.1f} s")
+    header = f"{'descriptions':>12} {'apps':>6} {'nodes/app':>9} {'single s':>9} {'spark s':>8} " \
+             f"{'ratio':>6} {'spark+start s':>13}"  # fmt: skip
+    print(header)
+    with tempfile.TemporaryDirectory(prefix="ksafe-fleet-bench-") as tmp:
+        for n, size in enumerate(sizes):
+            rows = list(fleet(size, args.seed, shapes))
+            nodes = sum(len(str(r["description"]).split("\n")) for r in rows[::2]) // 3
+            path = Path(tmp) / f"fleet-{size}.parquet"
+            write_parquet(rows, path)
+            apps = len(rows) // 2
+            local_s = single_process(path)
+            t0 = time.perf_counter()
+            options = ScanOptions(input=str(path), out=str(Path(tmp) / f"out-{size}"),
+                                  partitions=args.partitions, progress=False)  # fmt: skip
+            summary = run_scan(spark, options, lambda _: None).summary
+            spark_s = time.perf_counter() - t0
+            assert summary["apps_in"] == apps, summary
+            with_start = spark_s + (startup if n == 0 else 0.0)
+            print(f"{len(rows):>12} {apps:>6} {nodes // max(apps, 1):>9} {local_s:>9.1f} "
+                  f"{spark_s:>8.1f} {local_s / spark_s:>5.2f}x {with_start:>13.1f}",
+                  flush=True)  # fmt: skip
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()

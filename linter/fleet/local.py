@@ -1,0 +1,45 @@
+"""The fleet scan in one process, without Spark: the reference the Spark job must match, and
+the baseline of ``benchmarks/fleet.py``. Same functions, same rows; everything in memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from linter.api import Settings
+from linter.fleet.lineage import Edge, edges, judge, whole_graph
+from linter.fleet.rows import AppRow, FindingRow
+from linter.fleet.scan import Version, scan_app
+from rules.fleet.graph import PartitionChange
+
+
+@dataclass(frozen=True)
+class LocalScan:
+    findings: tuple[FindingRow, ...]  # sorted as the findings table
+    apps: tuple[AppRow, ...]  # by app_id; counts are the app's own (not the fleet findings)
+    edges: tuple[Edge, ...]
+
+
+def scan_fleet(
+    fleet: Mapping[str, Sequence[Version]] | Iterable[tuple[str, Sequence[Version]]],
+    settings: Settings | None = None,
+    changes: Sequence[PartitionChange] = (),
+) -> LocalScan:
+    settings = settings or Settings()
+    items = fleet.items() if isinstance(fleet, Mapping) else fleet
+    findings: list[FindingRow] = []
+    apps: list[AppRow] = []
+    facts = []
+    for app_id, versions in items:
+        result = scan_app(app_id, versions, settings)
+        apps.append(result.app)
+        findings.extend(result.findings)
+        if result.facts is not None:
+            facts.append(result.facts)
+    graph = whole_graph(facts, changes)
+    findings.extend(judge(graph, settings))
+    return LocalScan(
+        findings=tuple(sorted(findings, key=FindingRow.sort_key)),
+        apps=tuple(sorted(apps, key=lambda a: a.app_id)),
+        edges=tuple(edges(graph)),
+    )

@@ -1,0 +1,193 @@
+"""The real fleet job on Spark (``local[1]``), on a small fleet with known answers.
+
+``fixtures/fleet/small``: ``orders-enricher`` (deployed v1 -> v2 inserts a ``selectKey`` before
+its sink ``orders-enriched``), ``customer-totals`` (counts ``orders-enriched``: a stateful reader
+of a re-keyed topic), ``billing`` and ``billing-copy`` (one ``application.id``), ``payment-fraud``
+(stateful on ``payments``, to which the plan adds partitions: 12 -> 24) and ``broken-app`` (its
+description does not parse).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from linter.cli import ksafe
+
+pytestmark = pytest.mark.spark
+
+FLEET = Path(__file__).resolve().parents[3] / "fixtures" / "fleet"
+
+
+@pytest.fixture(scope="module")
+def scanned(
+    spark: Any, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Any, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("fleet-out")
+    result = CliRunner().invoke(ksafe, [
+        "fleet", "scan", str(FLEET / "small"), "--out", str(out), "--quiet", "--format", "json",
+        "--partitions", "1",
+        "--plan", str(FLEET / "plan-add-partitions.yaml"),
+        "--snapshot", str(FLEET / "snapshot.yaml"),
+    ])  # fmt: skip
+    return out, result, json.loads(result.stdout)
+
+
+def test_exit_code_and_counts(scanned: tuple[Path, Any, dict[str, Any]]) -> None:
+    _, result, summary = scanned
+    assert result.exit_code == 1, result.output  # errors at or above the default --fail-on
+    assert summary["rows_in"] == 8
+    assert summary["apps_in"] == 6
+    assert summary["apps_scanned"] == 5
+    assert summary["apps_quarantined"] == 1
+    assert summary["consistent"] is True
+
+
+def test_lineage_table(spark: Any, scanned: tuple[Path, Any, dict[str, Any]]) -> None:
+    from pyspark.testing import assertDataFrameEqual
+
+    out, _, _ = scanned
+    expected = spark.createDataFrame(
+        [("orders-enricher", "orders-enriched", "customer-totals", True, True, True)],
+        "upstream_app string, topic string, downstream_app string, downstream_stateful boolean, "
+        "key_change boolean, risky boolean",
+    )
+    assertDataFrameEqual(spark.read.parquet(str(out / "lineage.parquet")), expected)
+
+
+def test_apps_table(spark: Any, scanned: tuple[Path, Any, dict[str, Any]]) -> None:
+    from pyspark.testing import assertDataFrameEqual
+
+    out, _, _ = scanned
+    apps = spark.read.parquet(str(out / "apps.parquet")).select(
+        "app_id", "application_id", "status", "latest_version", "deployed_version"
+    )
+    expected = spark.createDataFrame(
+        [
+            ("billing", "billing", "scanned", "v1", None),
+            ("billing-copy", "billing", "scanned", "v1", None),
+            ("broken-app", None, "quarantined", "v1", None),
+            ("customer-totals", "customer-totals", "scanned", "v1", None),
+            ("orders-enricher", "orders-enricher", "scanned", "v2", "v1"),
+            ("payment-fraud", "payment-fraud", "scanned", "v2", None),
+        ],
+        "app_id string, application_id string, status string, latest_version string, "
+        "deployed_version string",
+    )
+    assertDataFrameEqual(apps, expected, checkRowOrder=True)
+
+
+def test_fleet_findings(spark: Any, scanned: tuple[Path, Any, dict[str, Any]]) -> None:
+    from pyspark.sql import functions as F
+    from pyspark.testing import assertDataFrameEqual
+
+    out, _, _ = scanned
+    findings = spark.read.parquet(str(out / "findings.parquet"))
+    fleet = findings.where(
+        F.col("check").isin("parse", "cluster") | F.col("severity").isin("error", "warning")
+        & (F.col("check") == "lineage")
+    ).select("app_id", "check", "rule", "severity")
+    expected = spark.createDataFrame(
+        [
+            (None, "cluster", "KS805", "error"),  # the plan's own row
+            ("billing", "lineage", "KS802", "error"),
+            ("billing-copy", "lineage", "KS802", "error"),
+            ("broken-app", "parse", "parse-error", "error"),
+            ("customer-totals", "lineage", "KS801", "error"),
+            ("orders-enricher", "lineage", "KS801", "error"),
+            ("payment-fraud", "cluster", "KS805", "error"),
+        ],
+        "app_id string, check string, rule string, severity string",
+    )
+    assertDataFrameEqual(fleet, expected, checkRowOrder=True)
+    broken = findings.where(F.col("app_id") == "broken-app").first()
+    assert broken["message"].startswith("broken-app/v1:3:")
+    plan_row = findings.where(F.col("app_id").isNull()).first()
+    assert "from 12 to 24" in plan_row["message"]
+
+
+def test_spark_matches_the_single_process_scan(
+    spark: Any, scanned: tuple[Path, Any, dict[str, Any]]
+) -> None:
+    """Spark only distributes: the findings table is the local scan's rows, in the same order."""
+    from pyspark.testing import assertDataFrameEqual
+
+    from linter.fleet.cluster import load_changes
+    from linter.fleet.inputs import assemble
+    from linter.fleet.local import scan_fleet
+    from linter.fleet.rows import FINDINGS_SCHEMA
+
+    out, _, _ = scanned
+    fleet = {
+        app.name: assemble(app.name, [(p.name, p.read_text(encoding="utf-8"))
+                                      for p in sorted(app.iterdir())])
+        for app in sorted((FLEET / "small").iterdir())
+    }  # fmt: skip
+    changes = load_changes(str(FLEET / "plan-add-partitions.yaml"), str(FLEET / "snapshot.yaml"))
+    local = scan_fleet(fleet, changes=changes)
+    expected = spark.createDataFrame([r.as_tuple() for r in local.findings], FINDINGS_SCHEMA)
+    assertDataFrameEqual(
+        spark.read.parquet(str(out / "findings.parquet")), expected, checkRowOrder=True
+    )
+
+
+def test_outputs_exist_and_dashboard_is_self_contained(
+    scanned: tuple[Path, Any, dict[str, Any]],
+) -> None:
+    out, _, summary = scanned
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == summary
+    html = (out / "dashboard.html").read_text(encoding="utf-8")
+    assert "customer-totals" in html
+    assert "orders-enriched" in html
+    for remote in ('src="http', 'href="http', "url(http", "@import"):
+        assert remote not in html
+    assert summary["worst_apps"][0]["app_id"] == "broken-app"
+
+
+def test_table_input_orders_by_timestamp(spark: Any, tmp_path: Path) -> None:
+    """JSON Lines and Parquet fleets; versions by timestamp; a row without text is reported."""
+    from pyspark.testing import assertDataFrameEqual
+
+    from linter.fleet.inputs import TABLE_SCHEMA
+    from linter.fleet.job import ScanOptions, run_scan
+
+    text = (FLEET / "small" / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = [
+        ("a", "v2", text, "application.id=a\n", None, "2024-01-01T00:00:00Z"),
+        ("a", "v1", text, "application.id=a\n", None, "2024-03-01T00:00:00Z"),
+        ("b", "v1", None, None, None, None),
+    ]
+    frame = spark.createDataFrame(rows, TABLE_SCHEMA)
+    frame.write.parquet(str(tmp_path / "fleet.parquet"))
+    frame.write.json(str(tmp_path / "fleet.jsonl"))
+    expected = spark.createDataFrame(
+        [("a", "scanned", "v1", 2), ("b", "quarantined", "v1", 1)],
+        "app_id string, status string, latest_version string, versions int",
+    )
+    for name in ("fleet.parquet", "fleet.jsonl"):
+        options = ScanOptions(input=str(tmp_path / name), out=str(tmp_path / f"out-{name}"),
+                              partitions=1, progress=False)  # fmt: skip
+        summary = run_scan(spark, options, lambda _: None).summary
+        assert summary["apps_in"] == 2
+        assert summary["apps_quarantined"] == 1
+        apps = spark.read.parquet(str(tmp_path / f"out-{name}" / "apps.parquet"))
+        assertDataFrameEqual(
+            apps.select("app_id", "status", "latest_version", "versions"), expected,
+            checkRowOrder=True,
+        )  # fmt: skip
+
+
+def test_missing_spark_or_java_is_a_clear_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from linter.fleet import job
+
+    def missing() -> None:
+        raise job.FleetSetupError("the fleet scan needs pyspark: pip install 'ksafe[spark]'")
+
+    monkeypatch.setattr(job, "check_environment", missing)
+    result = CliRunner().invoke(ksafe, ["fleet", "scan", str(FLEET / "small"), "--out", "x"])
+    assert result.exit_code == 2
+    assert "needs pyspark" in result.output
