@@ -56,9 +56,7 @@ METADATA_VERSIONS: tuple[MetadataVersion, ...] = (
     _mv(20, "3.8-IV0", False, "the 3.8.0 release", "3.8:SC/MetadataVersion.java:213"),
     _mv(21, "3.9-IV0", False, "ListOffsets v9 (KIP-1005)", "3.9:SC/MetadataVersion.java:218"),
     _mv(22, "4.0-IV0", False, "bootstrap version of group.version 1 (KIP-848)"),
-    _mv(
-        23, "4.0-IV1", True, "ELR records (PartitionRecord v2, ClearElrRecord)"
-    ),
+    _mv(23, "4.0-IV1", True, "ELR records (PartitionRecord v2, ClearElrRecord)"),
     _mv(24, "4.0-IV2", False, "bootstrap version of transaction.version 1 and 2 (KIP-890)"),
     _mv(25, "4.0-IV3", False, "async remote LIST_OFFSETS (KIP-1075)"),
     _mv(26, "4.1-IV0", False, "ELR on by default for new clusters (KIP-966)"),
@@ -463,7 +461,7 @@ THROTTLED_REPLICAS_KEYS = (
 
 # "It is suggested that the limit be kept above 1MB/s for accurate behaviour."
 # (4.1:server-common/.../QuotaConfig.java:78,83,86; the CLI help says 1 KB/s, cluster-facts §9.1)
-THROTTLE_MIN_RECOMMENDED = 1024 * 1024
+THROTTLE_MIN_RECOMMENDED = 1_000_000
 
 # Disk usage alert levels, lifecycle operations guide (seed 000, "Alert at 70% / 85%").
 DISK_WARN_RATIO = 0.70

@@ -41,7 +41,12 @@ def metadata_version_irreversible(t: Transition) -> Iterator[Hit]:
     if after <= before:
         return
     floor = lowest_reachable(after)
-    if floor > before:
+    if before == 0:
+        way_back = (
+            f"the snapshot does not say the current level; from {mv_name(after)} the lowest "
+            f"reachable level is {mv_name(floor)}"
+        )
+    elif floor > before:
         way_back = (
             f"once at {mv_name(after)} the cluster can never go below {mv_name(floor)}, so "
             f"{mv_name(before)} is gone for good"
@@ -53,7 +58,8 @@ def metadata_version_irreversible(t: Transition) -> Iterator[Hit]:
         )
     yield at_step(
         t,
-        f"metadata.version {mv_name(before)} -> {mv_name(after)} is one-way: {way_back}.",
+        f"metadata.version {mv_name(before) if before else '?'} -> {mv_name(after)} is one-way: "
+        f"{way_back}.",
         resources=[feature(METADATA_VERSION)],
         remediation="Before this step: every broker and controller runs the new binaries and has "
         "been stable at the old level; clients and tooling are validated against the new release; "

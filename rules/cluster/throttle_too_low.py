@@ -59,7 +59,7 @@ def throttle_too_low(t: Transition) -> Iterator[Hit]:
         f"{what} {rate} B/s is below the 1 MB/s Kafka recommends{eta}, and a move never "
         "finishes while producers write to the partition faster than that.",
         resources=[config(what.lstrip("-"))],
-        remediation="Raise the throttle to at least 1048576 B/s (1 MB/s), ideally the source "
+        remediation="Raise the throttle to at least 1000000 B/s (1 MB/s), ideally the source "
         "brokers' spare bandwidth; resubmit with --additional --throttle to change it mid-flight.",
         data={"rate": rate, "bytes": est.bytes, "seconds": est.seconds},
     )
