@@ -19,7 +19,7 @@ _SHOWN = 5
     subject="topology-diff",
 )
 def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
-    """Operators were added, removed, renamed or rewired: no state or topic is affected.
+    """Operators were added, removed, renamed or rewired, or a stateless sub-topology renumbered.
 
     Why: a change that no other rule judges must still be seen, so that nothing passes silently.
     Adding or removing stateless operators is safe when it shifts no store, repartition topic or
@@ -67,23 +67,32 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
             note(p.after, "renamed", "after")
         elif p.changes & {"successors", "predecessors"} and _rewired(subject, p.before, p.after):
             note(p.after, "rewired", "after")
+    for sp in diff.subtopologies.pairs:
+        if "renumbered" in sp.changes and not sp.after.stores:
+            # stateful ones are reported by store-moved-subtopology
+            k = (sp.after.topology or "", sp.after.id)
+            groups.setdefault(k, {}).setdefault("renumbered", []).append(f"was {sp.before.id}")
+            lines.setdefault(k, ("after", sp.after.line))
     for (t, sub), kinds in sorted(groups.items()):
         parts = []
+        if "renumbered" in kinds:
+            parts.append(f"renumbered ({kinds['renumbered'][0]})")
         for what in ("added", "removed", "renamed", "rewired"):
             names = sorted(kinds.get(what, []))
             if names:
                 shown = ", ".join(names[:_SHOWN]) + (" ..." if len(names) > _SHOWN else "")
-                parts.append(f"{len(names)} {what} ({shown})")
+                noun = "operators" if len(names) > 1 else "operator"
+                parts.append(f"{len(names)} {noun} {what} ({shown})")
         side, line = lines[(t, sub)]
         loc = before(subject, line) if side == "before" else after(subject, line)
         yield Hit(
-            message=f"Sub-topology {sub}: operators {'; '.join(parts)}.",
+            message=f"Sub-topology {sub}: {'; '.join(parts)}.",
             resources=(subtopology(sub, t or None),),
             locations=(loc,),
             remediation="Confirm the change is intended; nothing else to do.",
             key=f"{t}|{sub}|" + "|".join(
                 f"{w}:{','.join(sorted(kinds.get(w, [])))}"
-                for w in ("added", "removed", "renamed", "rewired")
+                for w in ("added", "removed", "renamed", "rewired", "renumbered")
             ),
         )
 
