@@ -198,8 +198,10 @@ def build_diagram(
         for box_id, _, _, inner in boxes
     }
     for t, tid in topic_ids.items():
-        extra = LINE_H if (mark := topics_mark(marks, t)) is not None and mark.other else 0.0
-        sizes[tid] = (text_width(short(t)) + 2 * PAD_X + 8, NODE_H + extra)
+        mark = topics_mark(marks, t)
+        extra = LINE_H if mark is not None and mark.other else 0.0
+        sizes[tid] = (max(text_width(short(t)), _other_width(mark)) + 2 * PAD_X + 8,
+                      NODE_H + extra)
     order = [b[0] for b in boxes] + list(topic_ids.values())
     outer = layered_layout(order, sizes, outer_edges, gap_x=40.0, gap_y=56.0)
     # The same graph with every box folded to its header: the overview of a big topology, where
@@ -332,7 +334,7 @@ def _layout_inner(
         details = _details(n)
         label = short(n.name)
         lines = 1 + (1 if mark is not None and mark.other else 0)
-        w = max(text_width(label), text_width(_badge(n.kind, mark))) + 2 * PAD_X
+        w = max(text_width(label), _other_width(mark)) + 2 * PAD_X
         sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
         protos.append(SceneNode(
             id=nid, kind=n.kind, name=n.name, label=label, x=0, y=0, w=0, h=0, box=box_id,
@@ -348,7 +350,7 @@ def _layout_inner(
         )
         label = short(s)
         lines = 2 + (1 if mark is not None and mark.other else 0)
-        w = max(text_width(label), len(changelog) * 5.8) + 2 * PAD_X
+        w = max(text_width(label), len(changelog) * 5.8, _other_width(mark)) + 2 * PAD_X
         sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
         protos.append(SceneNode(
             id=nid, kind="store", name=s, label=label, x=0, y=0, w=0, h=0, box=box_id,
@@ -383,8 +385,9 @@ def _layout_inner(
                   placed, inner_edges)
 
 
-def _badge(kind: str, mark: Mark | None) -> str:
-    return f"{kind} \u00b7 {mark.status}" if mark is not None else kind
+def _other_width(mark: Mark | None) -> float:
+    """Width of the "was <old name>" line (10px italic) of a renamed element."""
+    return len(f"was {mark.other}") * 6.1 if mark is not None and mark.other else 0.0
 
 
 def _details(n: Node) -> tuple[str, ...]:

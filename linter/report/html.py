@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from functools import cache
@@ -303,9 +304,26 @@ def _rule_doc(r: Rule) -> dict[str, Any]:
             "blocks": doc_blocks(r.doc)}
 
 
-def doc_blocks(doc: str) -> list[dict[str, str]]:
+_CODE = re.compile(r"``(.+?)``|`([^`]+)`")
+
+
+def _text_block(kind: str, text: str) -> dict[str, Any]:
+    """A paragraph split into text and ``code`` parts (docstrings quote names in backticks)."""
+    parts: list[dict[str, str]] = []
+    at = 0
+    for m in _CODE.finditer(text):
+        if m.start() > at:
+            parts.append({"kind": "text", "text": text[at:m.start()]})
+        parts.append({"kind": "code", "text": m.group(1) or m.group(2)})
+        at = m.end()
+    if at < len(text):
+        parts.append({"kind": "text", "text": text[at:]})
+    return {"kind": kind, "text": text, "parts": parts}
+
+
+def doc_blocks(doc: str) -> list[dict[str, Any]]:
     """A docstring as paragraphs, lists and preformatted blocks (indented or fenced)."""
-    blocks: list[dict[str, str]] = []
+    blocks: list[dict[str, Any]] = []
     fenced: list[str] | None = None
     para: list[str] = []
 
@@ -315,9 +333,9 @@ def doc_blocks(doc: str) -> list[dict[str, str]]:
             if indented:
                 blocks.append({"kind": "pre", "text": "\n".join(x[4:] for x in para)})
             elif all(line.lstrip().startswith(("- ", "* ")) for line in para):
-                blocks.extend({"kind": "li", "text": x.lstrip()[2:]} for x in para)
+                blocks.extend(_text_block("li", x.lstrip()[2:]) for x in para)
             else:
-                blocks.append({"kind": "p", "text": " ".join(x.strip() for x in para)})
+                blocks.append(_text_block("p", " ".join(x.strip() for x in para)))
             para.clear()
 
     for line in doc.splitlines():

@@ -174,14 +174,20 @@ def test_the_simulator_output_feeds_the_timeline() -> None:
 
 
 def test_doc_blocks() -> None:
-    doc = "Summary line.\n\nWhy: it\nmatters.\n\n    Before:\n      x\n\n- one\n- two\n"
-    assert doc_blocks(doc) == [
-        {"kind": "p", "text": "Summary line."},
-        {"kind": "p", "text": "Why: it matters."},
-        {"kind": "pre", "text": "Before:\n  x"},
-        {"kind": "li", "text": "one"},
-        {"kind": "li", "text": "two"},
+    doc = "Summary line.\n\nWhy: ``a<b``\nmatters.\n\n    Before:\n      x\n\n- one\n- `two`\n"
+    assert [(b["kind"], b["text"]) for b in doc_blocks(doc)] == [
+        ("p", "Summary line."),
+        ("p", "Why: ``a<b`` matters."),
+        ("pre", "Before:\n  x"),
+        ("li", "one"),
+        ("li", "`two`"),
     ]
+    assert doc_blocks(doc)[1]["parts"] == [
+        {"kind": "text", "text": "Why: "},
+        {"kind": "code", "text": "a<b"},
+        {"kind": "text", "text": " matters."},
+    ]
+    assert doc_blocks(doc)[4]["parts"] == [{"kind": "code", "text": "two"}]
 
 
 def _check_golden(name: str, text: str, update: bool) -> None:

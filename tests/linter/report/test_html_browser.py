@@ -164,6 +164,7 @@ def test_a_real_upgrade_report(browser: Any, topology_corpus: Path) -> None:
     zoom = float(svg.get_attribute("data-zoom") or 0)
     page.click("#diagram-before [data-action=zoom-in]")
     assert float(svg.get_attribute("data-zoom") or 0) > zoom
+    page.click("#diagram-before [data-action=fit]")
     page.click("#diagram-before .toggle")
     assert opened.visible("#diagram-before g.node[data-in]") == 0
     assert page.locator("#diagram-before g.box").get_attribute("data-collapsed") == "1"
@@ -283,4 +284,27 @@ def test_a_cluster_plan_report(browser: Any) -> None:
     screenshot(opened, "cluster-plan")
     page.click("tr#step-1 a.ref >> nth=0")
     assert page.evaluate("() => location.hash").startswith("#finding-")
+    page.close()
+
+
+def test_a_combined_release_report(browser: Any, topology_corpus: Path) -> None:
+    from linter.report.combine import combine
+
+    before, after, diff, topology_report = corpus_pair(
+        topology_corpus,
+        f"{DSL_NAMING}/04_stateful_count_unnamed_plus_filter.txt",
+        f"{DSL_NAMING}/05_stateful_count_named_store_plus_filter.txt",
+    )
+    simulation, cluster_report = cluster_plan()
+    report = combine([topology_report, cluster_report])
+    html = render_html(report, before=before, after=after, diff=diff, timeline=simulation,
+                       application_id="word-count")
+    opened = open_report(browser, html, "combined-release")
+    page = opened.page
+    opened.check_clean()
+    assert page.locator("article.finding").count() == len(report.findings)
+    assert page.locator(".diagram").count() == 2
+    assert page.locator("table.timeline tbody tr").count() == len(simulation.plan.steps) + 1
+    assert page.locator("[data-verdict]").inner_text() == "Unsafe"
+    screenshot(opened, "combined-release")
     page.close()
