@@ -95,20 +95,33 @@ def apply(
     paths_of: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[list[Finding], frozenset[int]]:
     """Mark findings named by a live (unexpired) acknowledgement; return them and the indices of
-    the entries that matched something. ``paths_of`` maps a fingerprint to its absolute paths."""
+    the entries that matched something. ``paths_of`` maps a fingerprint to its absolute paths.
+
+    Entries with a fingerprint are looked up by it (a baselined fleet has thousands of them);
+    the first live matching entry, in file order, gives the reason.
+    """
     paths_of = paths_of or {}
+    by_fingerprint: dict[str, list[int]] = {}
+    general: list[int] = []
+    for index, ack in enumerate(acknowledgements):
+        if ack.fingerprint:
+            by_fingerprint.setdefault(ack.fingerprint, []).append(index)
+        else:
+            general.append(index)
     used: set[int] = set()
     out: list[Finding] = []
     for finding in findings:
         reason: str | None = finding.acknowledged
-        for index, ack in enumerate(acknowledgements):
-            if ack.matches(finding, paths_of.get(finding.fingerprint, ())):
+        paths = paths_of.get(finding.fingerprint, ())
+        for index in sorted((*by_fingerprint.get(finding.fingerprint, ()), *general)):
+            ack = acknowledgements[index]
+            if ack.matches(finding, paths):
                 used.add(index)
                 if reason is None and not ack.expired(today):
                     reason = ack.reason
-        out.append(finding if reason == finding.acknowledged else finding.model_copy(
-            update={"acknowledged": reason}
-        ))
+        if reason != finding.acknowledged:
+            finding = finding.model_copy(update={"acknowledged": reason})
+        out.append(finding)
     return out, frozenset(used)
 
 
