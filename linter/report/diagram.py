@@ -24,7 +24,7 @@ NODE_H = 26.0
 BOX_PAD = 14.0
 BOX_HEAD = 28.0
 BOX_COLLAPSED = 46.0  # height of a collapsed box: its label and a one-line summary
-LABEL_MAX = 44
+LABEL_MAX = 60
 
 
 @dataclass(frozen=True, slots=True)
