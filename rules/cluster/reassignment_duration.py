@@ -45,6 +45,8 @@ def reassignment_duration(t: Transition) -> Iterator[Hit]:
         f"Reassigning {len(moves)} partition(s) of {names({m.key[0] for m in moves})} copies "
         f"{human_bytes(est.bytes)}{unknown}: about {human_duration(est.seconds)}{where}.",
         resources=[topic(n) for n in sorted({m.key[0] for m in moves})],
+        remediation="Plan the window from this estimate; to go faster, resubmit the same JSON "
+        "with --additional and a higher --throttle.",
         data={
             "partitions": len(moves),
             "bytes": est.bytes,
