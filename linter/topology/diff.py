@@ -205,9 +205,10 @@ def _index(desc: Description, names: Mapping[int, str | None]) -> _Side:
         for sub in topology.subtopologies:
             for node in sub.nodes:
                 info = NodeInfo(tname, sub.id, sub.is_global, node)
-                nodes[info.key] = info
-                succ[info.key] = frozenset((t, s) for s in node.successors)
-                pred[info.key] = frozenset((t, p) for p in node.predecessors)
+                key = (t, node.name)
+                nodes[key] = info
+                succ[key] = frozenset((t, s) for s in node.successors)
+                pred[key] = frozenset((t, p) for p in node.predecessors)
                 for store in node.stores:
                     owners[(t, store)].append(info)
                 if isinstance(node, Source):
@@ -221,7 +222,7 @@ def _index(desc: Description, names: Mapping[int, str | None]) -> _Side:
                 elif isinstance(node, Sink) and node.topic is not None:
                     internal = naming.is_internal_topic(node.topic)
                     topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
-                    writers_of[(t, node.topic)].append(info.key)
+                    writers_of[(t, node.topic)].append(key)
             subs[(t, str(sub.id))] = SubtopologyInfo(
                 topology=tname,
                 id=sub.id,

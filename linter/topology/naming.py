@@ -273,6 +273,7 @@ def is_repartition_topic(topic: str) -> bool:
     return topic.endswith("-repartition")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def is_internal_topic(topic: str) -> bool:
     """Repartition and foreign-key-join topics: printed without the ``application.id-`` prefix."""
     return is_repartition_topic(topic) or _FK_TOPIC.search(topic) is not None
