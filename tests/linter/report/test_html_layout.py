@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from linter.report.diagram import build_diagram
 from linter.report.layout import layered_layout, path_d
+from linter.topology.parse import TopologyParseError, parse
+from tests.conftest import corpus_text
 from tests.linter.report.html_samples import big_description, word_count
 
 
@@ -89,3 +93,18 @@ def test_edges_enter_and_leave_the_boxes() -> None:
 def test_path_d() -> None:
     assert path_d([(0, 0), (10, 20)]) == "M0,0 C0,10 10,10 10,20"
     assert path_d([(0, 0), (5, 5), (10.25, 20)]) == "M0,0 L5,5 L10.2,20"
+
+
+def test_every_real_topology_is_drawn_once_per_node(topology_corpus: Path) -> None:
+    """All corpus texts the parser reads (named topologies, global stores, 1.0 layouts...)."""
+    drawn = 0
+    for path in sorted(topology_corpus.rglob("*.txt")):
+        try:
+            desc = parse(corpus_text(path), str(path))
+        except TopologyParseError:
+            continue  # variants the parser rejects are its tests' business
+        diagram = build_diagram(desc, side="topology")
+        names = [n.name for n in diagram.nodes if n.kind in ("source", "processor", "sink")]
+        assert len(names) == sum(1 for _ in desc.nodes()), path
+        drawn += 1
+    assert drawn > 150
