@@ -233,4 +233,7 @@ def cluster_simulation(
     )
     if live_error and report.verdict is not Verdict.UNSAFE:
         report = report.model_copy(update={"verdict": Verdict.UNSAFE})
+    if not any(f.requires for f in report.findings):
+        # a Streams deployment strategy means nothing for a cluster-only change
+        report = report.model_copy(update={"plan": None})
     return report, simulation
