@@ -103,3 +103,20 @@ def test_schema_plan() -> None:
     code, out, _ = invoke("schema", "plan")
     assert code == 0
     assert "UpgradeBinaries" in json.loads(out)["$defs"]
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "rules"),
+    [
+        ("upgrade-to-4.3", 0, {"KC003"}),
+        ("add-fourth-broker", 0, {"KC029"}),
+        ("risky-maintenance", 1, {"KC006", "KC008", "KC011", "KC013", "KC029"}),
+    ],
+)
+def test_example_plans(name: str, code: int, rules: set[str]) -> None:
+    plan_path = str(FIXTURES / "cluster" / "plans" / f"{name}.yml")
+    got, out, _ = invoke(
+        "cluster", "check", "--snapshot", SNAPSHOT, "--plan", plan_path, "--format", "json"
+    )
+    assert got == code
+    assert {f["rule"] for f in json.loads(out)["findings"]} == rules
