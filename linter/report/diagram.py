@@ -67,6 +67,7 @@ class SceneNode:
     internal: str = ""  # repartition | internal (FK-join topics) | "" ; stores: changelog name
     details: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
+    findings: tuple[tuple[str, str], ...] = ()  # (rule id, anchor) of the findings about it
     compact: tuple[float, float] | None = None  # topics: x, y when every box is folded
 
 
@@ -83,6 +84,9 @@ class SceneBox:
     stores: int
     collapsed: bool
     rules: tuple[str, ...] = ()
+    findings: tuple[tuple[str, str], ...] = ()
+    subtopology: int = 0
+    is_global: bool = False
     compact: tuple[float, float, float] = (0.0, 0.0, 0.0)  # x, y, w when every box is folded
 
 
@@ -133,9 +137,14 @@ def _node_sort_key(node: Node) -> tuple[int, str]:
     return ({"source": 0, "processor": 1, "sink": 2}[node.kind], node.name)
 
 
-def _rules_by_resource(findings: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str], set[str]]:
-    """(resource kind, name, rule id) triples -> rule ids per (drawn kind, name)."""
-    out: dict[tuple[str, str], set[str]] = {}
+Hits = set[tuple[str, str]]  # (rule id, finding anchor)
+
+
+def _rules_by_resource(
+    findings: Iterable[tuple[str, str, str, str]],
+) -> dict[tuple[str, str], Hits]:
+    """(resource kind, name, rule id, finding anchor) -> the hits per (drawn kind, name)."""
+    out: dict[tuple[str, str], Hits] = {}
     aliases = {
         "store": "store",
         "node": "node",
@@ -149,11 +158,19 @@ def _rules_by_resource(findings: Iterable[tuple[str, str, str]]) -> dict[tuple[s
         "changelog-topic": "changelog",
         "subtopology": "subtopology",
     }
-    for kind, name, rule_id in findings:
+    for kind, name, rule_id, anchor in findings:
         drawn = aliases.get(kind)
         if drawn is not None:
-            out.setdefault((drawn, name), set()).add(rule_id)
+            out.setdefault((drawn, name), set()).add((rule_id, anchor))
     return out
+
+
+def _split(
+    hits: Iterable[tuple[str, str]],
+) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """Sorted distinct rule ids, and the (rule id, anchor) of each finding."""
+    pairs = tuple(sorted(set(hits)))
+    return tuple(sorted({r for r, _ in pairs})), pairs
 
 
 def build_diagram(
@@ -162,7 +179,7 @@ def build_diagram(
     side: str = "topology",
     marks: Marks | None = None,
     application_id: str | None = None,
-    finding_resources: Iterable[tuple[str, str, str]] = (),
+    finding_resources: Iterable[tuple[str, str, str, str]] = (),
     collapse_over: int = 150,
 ) -> Diagram:
     """Lay ``description`` out. Boxes start collapsed when the topology has more than
@@ -219,13 +236,14 @@ def build_diagram(
         at = outer.nodes[box_id]
         ox, oy = at.x + BOX_PAD, at.y + BOX_HEAD
         box_mark = marks.subtopologies.get(sub.id)
-        box_rules = tuple(sorted(by_resource.get(("subtopology", str(sub.id)), ())))
+        box_rules, box_findings = _split(by_resource.get(("subtopology", str(sub.id)), ()))
         placed_nodes = []
         for n in inner.nodes:
-            rules = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
+            hits = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
             if n.kind == "store":
-                rules |= by_resource.get(("changelog", n.internal), set())
-            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=tuple(sorted(rules)))
+                hits |= by_resource.get(("changelog", n.internal), set())
+            rules, found = _split(hits)
+            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=rules, findings=found)
             placed_nodes.append(placed)
             anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
                 placed.x, placed.y, placed.w, placed.h)
@@ -236,6 +254,7 @@ def build_diagram(
             id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
             status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
             stores=stores, collapsed=many and not changed, rules=box_rules,
+            findings=box_findings, subtopology=sub.id, is_global=sub.is_global,
             compact=(compact.nodes[box_id].x, compact.nodes[box_id].y, compact.nodes[box_id].w),
         ))
         scene_nodes.extend(placed_nodes)
@@ -251,7 +270,8 @@ def build_diagram(
             id=tid, kind="topic", name=t, label=short(t), x=p.x, y=p.y, w=p.w, h=p.h, box=None,
             status=mark.status if mark else "", other=mark.other if mark else None,
             note=mark.note if mark else "", internal=role,
-            rules=tuple(sorted(by_resource.get(("topic", t), ()))),
+            rules=_split(by_resource.get(("topic", t), ()))[0],
+            findings=_split(by_resource.get(("topic", t), ()))[1],
             compact=(compact.nodes[tid].x, compact.nodes[tid].y),
         ))
 

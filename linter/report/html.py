@@ -147,7 +147,7 @@ def build_context(
     from rules.catalogue import ALL_RULES
 
     findings = report.findings
-    resources = [(r.kind, r.name, f.rule) for f in findings for r in f.resources]
+    resources = [(r.kind, r.name, f.rule, _anchor(f)) for f in findings for r in f.resources]
     diagrams = _diagrams(before, after, diff, application_id, resources)
     steps = timeline_from_simulation(timeline) if timeline is not None else ()
     rules = _rules_of(findings, ALL_RULES)
@@ -163,6 +163,7 @@ def build_context(
         "rule_docs": [_rule_doc(r) for r in rules],
         "diagrams": [_plain(asdict(d)) for d in diagrams],
         "diagram_data": {d.side: _node_data(d) for d in diagrams},
+        "changes": _changes(diagrams),
         "timeline": _timeline(steps, findings),
         "chart": _chart(steps),
     }
@@ -363,7 +364,7 @@ def _diagrams(
     after: Description | None,
     diff: TopologyDiff | None,
     application_id: str | None,
-    resources: list[tuple[str, str, str]],
+    resources: list[tuple[str, str, str, str]],
 ) -> list[Diagram]:
     if before is not None and after is not None:
         marks_before, marks_after = marks_for(before, after, diff)
@@ -380,17 +381,50 @@ def _diagrams(
                           finding_resources=resources)]
 
 
+_STATUSES = ("added", "removed", "renamed", "moved", "changed")
+
+
+def _changes(diagrams: Sequence[Diagram]) -> list[dict[str, Any]]:
+    """What the diff marked, counted per kind of element: removed ones on the before side,
+    the rest on the after side."""
+    if len(diagrams) != 2:
+        return []
+    before, after = diagrams
+    rows = []
+    for label, kinds in (("nodes", ("source", "processor", "sink")), ("stores", ("store",)),
+                         ("topics", ("topic",))):
+        counts = dict.fromkeys(_STATUSES, 0)
+        for side in (before, after):
+            for n in side.nodes:
+                if n.kind in kinds and n.status and (n.status == "removed") == (side is before):
+                    counts[n.status] += 1
+        rows.append({"label": label, "counts": [counts[s] for s in _STATUSES]})
+    boxes = dict.fromkeys(_STATUSES, 0)
+    for side in (before, after):
+        for b in side.boxes:
+            if b.status and (b.status == "removed") == (side is before):
+                boxes[b.status] += 1
+    rows.append({"label": "sub-topologies", "counts": [boxes[s] for s in _STATUSES]})
+    return rows
+
+
 def _node_data(d: Diagram) -> dict[str, Any]:
     """What the page's script shows in the details panel, keyed by element id."""
     data: dict[str, Any] = {}
     for n in d.nodes:
         data[n.id] = {"name": n.name, "kind": n.kind, "status": n.status, "other": n.other,
                       "note": n.note, "internal": n.internal, "details": list(n.details),
-                      "rules": list(n.rules), "box": n.box}
+                      "rules": list(n.rules), "findings": [list(f) for f in n.findings],
+                      "box": n.box}
     for b in d.boxes:
+        tasks = (["no tasks: global stores are restored by every instance"] if b.is_global else
+                 [f"tasks {b.subtopology}_<partition>, task directories "
+                  f"<state.dir>/<application.id>/{b.subtopology}_<partition>"])
         data[b.id] = {"name": b.label, "kind": "subtopology", "status": b.status, "other": None,
                       "note": f"{b.nodes} nodes, {b.stores} stores", "internal": "",
-                      "details": [], "rules": list(b.rules), "box": None}
+                      "details": tasks, "rules": list(b.rules),
+                      "findings": [list(f) for f in b.findings],
+                      "box": None}
     return data
 
 

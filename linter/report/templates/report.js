@@ -161,11 +161,11 @@
         item.details.forEach(function (d) { ul.appendChild(el("li", d)); });
         panel.appendChild(ul);
       }
-      if (item.rules && item.rules.length) {
+      if (item.findings && item.findings.length) {
         var p = el("p", "Findings: ");
-        item.rules.forEach(function (r) {
-          var a = el("a", r, "ref");
-          a.setAttribute("href", "#rule-" + encodeURIComponent(r));
+        item.findings.forEach(function (f) {
+          var a = el("a", f[0], "ref");
+          a.setAttribute("href", "#" + encodeURIComponent(f[1]));
           p.appendChild(a);
         });
         panel.appendChild(p);

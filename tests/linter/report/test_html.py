@@ -15,6 +15,7 @@ from typing import Any
 from linter.report import render
 from linter.report.html import build_context, doc_blocks, render_html, script_json
 from linter.report.timeline import TimelineStep
+from linter.topology.diff import diff
 from tests.conftest import FIXTURES, ROOT
 from tests.linter.report.html_samples import (
     HOSTILE,
@@ -42,7 +43,8 @@ STEPS = (
 
 
 def _diff_html() -> str:
-    return render_html(diff_report(), before=word_count(False), after=word_count(True),
+    before, after = word_count(False), word_count(True)
+    return render_html(diff_report(), before=before, after=after, diff=diff(before, after),
                        application_id="wc")
 
 
@@ -139,7 +141,23 @@ def test_verdict_runbook_and_findings_by_impact() -> None:
     assert 'id="rule-KS201"' in html
 
 
-def test_the_diff_marks_the_diagrams() -> None:
+def test_the_matching_marks_renames_and_insertions() -> None:
+    before, after = word_count(False), word_count(True)
+    context = build_context(diff_report(), before=before, after=after, diff=diff(before, after))
+    b_side, a_side = context["diagrams"]
+    status = {n["name"]: (n["status"], n["other"]) for n in a_side["nodes"]}
+    assert status["KSTREAM-FILTER-0000000001"] == ("added", None)
+    assert status["KSTREAM-AGGREGATE-STATE-STORE-0000000002"] == (
+        "renamed", "KSTREAM-AGGREGATE-STATE-STORE-0000000001")
+    old = {n["name"]: (n["status"], n["other"]) for n in b_side["nodes"]}
+    assert old["KSTREAM-AGGREGATE-STATE-STORE-0000000001"] == (
+        "renamed", "KSTREAM-AGGREGATE-STATE-STORE-0000000002")
+    changes = {row["label"]: row["counts"] for row in context["changes"]}
+    assert changes["nodes"][0] == 1  # the filter
+    assert changes["stores"][2] == 1  # renamed
+
+
+def test_without_a_diff_names_decide() -> None:
     context = build_context(diff_report(), before=word_count(False), after=word_count(True))
     before, after = context["diagrams"]
     status = {n["name"]: n["status"] for n in after["nodes"]}
@@ -204,7 +222,8 @@ def _dump(context: dict[str, Any]) -> str:
 
 
 def test_golden_diff_context(update_goldens: bool) -> None:
-    context = build_context(diff_report(), before=word_count(False), after=word_count(True),
+    before, after = word_count(False), word_count(True)
+    context = build_context(diff_report(), before=before, after=after, diff=diff(before, after),
                             application_id="wc")
     _check_golden("diff-context.json", _dump(context), update_goldens)
 

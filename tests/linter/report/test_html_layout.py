@@ -75,7 +75,7 @@ def test_a_300_node_topology_is_drawn_whole_and_starts_collapsed() -> None:
 
 def test_marked_boxes_stay_open_in_a_big_topology() -> None:
     diagram = build_diagram(big_description(), side="topology",
-                            finding_resources=[("store", "app-03-store-04", "KS201")])
+                            finding_resources=[("store", "app-03-store-04", "KS201", "f-1")])
     open_boxes = [b.label for b in diagram.boxes if not b.collapsed]
     assert open_boxes == ["Sub-topology 3"]
 
