@@ -374,6 +374,10 @@ class ClusterState:
             Counter(chain.from_iterable(compress(isr, above))),
         )
 
+    @cached_property
+    def _isr_sets(self) -> dict[int, frozenset[int]]:
+        return {b: frozenset(pids) for b, pids in self.table.isr_on.items()}
+
     def health(self, out: frozenset[int] | None = None) -> Health:
         """Partition health with ``out`` (default: this state's ``out_of_isr``) out of the ISRs."""
         out = self.out_of_isr if out is None else out
@@ -415,7 +419,14 @@ class ClusterState:
         new = replace(self, **changes)  # type: ignore[arg-type]
         if new.table is self.table and new.configs is self.configs:
             # partition-derived caches depend only on the table and the configs: share them
-            for name in ("topic_min_isr", "_eff_min", "_slack", "_base", "_single_index"):
+            for name in (
+                "topic_min_isr",
+                "_eff_min",
+                "_slack",
+                "_base",
+                "_single_index",
+                "_isr_sets",
+            ):
                 if name in self.__dict__:
                     new.__dict__[name] = self.__dict__[name]
         return new
@@ -443,6 +454,8 @@ def _health(state: ClusterState, out: frozenset[int]) -> Health:
             tuple(sorted(under_topics | set(base.under_min_isr_topics))),
             tuple(sorted(offline_topics | set(base.offline_topics))),
         )
+    if len(out) == 2:
+        return _pair_health(state, base, *sorted(out))
     isr_on, isr_len, rf = table.isr_on, table.isr_len, table.rf
     hits: Counter[int] = Counter()
     for b in out:
@@ -467,6 +480,33 @@ def _health(state: ClusterState, out: frozenset[int]) -> Health:
         elif s - n == 0:
             at_min += 1
     return Health(offline, under, urp, at_min, tuple(sorted(under_set)), tuple(sorted(offline_set)))
+
+
+def _pair_health(state: ClusterState, base: Health, a: int, b: int) -> Health:
+    """Two brokers out (a parallel restart, or a roll that does not wait): only partitions
+    holding both differ from two one-broker outages, and set intersections find them."""
+    table, slack = state.table, state._slack
+    isr_len, rf = table.isr_len, table.rf
+    at_min_on, lone_on, full_count, above_count = state._single_index
+    sets = state._isr_sets
+    both = sets.get(a, frozenset()) & sets.get(b, frozenset())
+    under = set(at_min_on.get(a, ())) | set(at_min_on.get(b, ()))
+    under.update(p for p in both if slack[p] == 1)
+    offline = set(lone_on.get(a, ())) | set(lone_on.get(b, ()))
+    offline.update(p for p in both if isr_len[p] == 2)
+    both_full = sum(1 for p in both if isr_len[p] == rf[p])
+    both_above = sum(1 for p in both if slack[p] == 1)
+    both_two = sum(1 for p in both if slack[p] == 2)
+    lost_min = len(at_min_on.get(a, ())) + len(at_min_on.get(b, ()))
+    lost_min -= sum(1 for p in both if slack[p] == 0)
+    return Health(
+        base.offline + len(offline),
+        base.under_min_isr + len(under),
+        base.under_replicated + full_count[a] + full_count[b] - both_full,
+        base.at_min_isr - lost_min + above_count[a] + above_count[b] - 2 * both_above + both_two,
+        tuple(sorted({table.topic[p] for p in under} | set(base.under_min_isr_topics))),
+        tuple(sorted({table.topic[p] for p in offline} | set(base.offline_topics))),
+    )
 
 
 def _base_health(state: ClusterState) -> Health:

@@ -62,21 +62,28 @@ def test_not_waiting_for_urp_overlaps_batches_and_heals_one_step_later() -> None
 def test_single_broker_fast_path_agrees_with_a_brute_force_count() -> None:
     rng = random.Random(7)
     brokers = list(range(1, 9))
-    partitions = []
-    for p in range(300):
-        replicas = rng.sample(brokers, 3)
-        isr = replicas[: rng.choice([1, 2, 3, 3])]
-        partitions.append({"partition": p, "replicas": replicas, "leader": isr[0], "isr": isr})
+    topics = []
+    for name in ("t", "u", "v"):
+        partitions = []
+        for p in range(150):
+            replicas = rng.sample(brokers, rng.choice([2, 3, 3, 4]))
+            isr = replicas[: rng.randint(1, len(replicas))]
+            partitions.append({"partition": p, "replicas": replicas, "leader": isr[0], "isr": isr})
+        topics.append({"name": name, "partitions": partitions})
     snapshot = Snapshot.model_validate(
         {
             "nodes": [{"id": b} for b in brokers],
-            "topics": [{"name": "t", "partitions": partitions}],
-            "configs": {"cluster_default": {"min.insync.replicas": "2"}},
+            "topics": topics,
+            "configs": {
+                "cluster_default": {"min.insync.replicas": "2"},
+                "topics": {"u": {"min.insync.replicas": "1"}, "v": {"min.insync.replicas": "3"}},
+            },
         }
     )
     state = initial_state(snapshot)
     for b in brokers:
-        for out in (frozenset({b}), frozenset({b, (b % 8) + 1})):
+        nxt, third = (b % 8) + 1, ((b + 3) % 8) + 1
+        for out in (frozenset({b}), frozenset({b, nxt}), frozenset({b, nxt, third})):
             assert state.health(out) == brute_force(state, out), (b, out)
 
 
