@@ -35,6 +35,7 @@ from rules.cluster.reassignment_duration import reassignment_duration
 from rules.cluster.reassignment_unthrottled import reassignment_unthrottled
 from rules.cluster.release_version_side_effects import release_version_side_effects
 from rules.cluster.restart_breaks_min_isr import restart_breaks_min_isr
+from rules.cluster.restart_loses_quorum import restart_loses_quorum
 from rules.cluster.restart_without_urp_wait import restart_without_urp_wait
 from rules.cluster.throttle_left_behind import throttle_left_behind
 from rules.cluster.throttle_removed_mid_reassignment import throttle_removed_mid_reassignment
@@ -74,6 +75,7 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     min_isr_not_below_rf,
     disk_usage_high,
     reassignment_duration,
+    restart_loses_quorum,
 )
 
 
