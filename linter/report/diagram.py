@@ -278,7 +278,7 @@ def build_diagram(
     box_at = {b.id: b for b in scene_boxes}
     for box_id, _, sub, _ in boxes:
         b = box_at[box_id]
-        head_top = (b.x + b.w / 2, b.y)
+        header = Placed(b.x, b.y, b.w, BOX_COLLAPSED)
         folded_box = compact.nodes[box_id]
         for node in sorted(sub.nodes, key=_node_sort_key):
             node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
@@ -287,17 +287,17 @@ def build_diagram(
                     tp = outer.nodes[topic_ids[t]]
                     scene_edges.append(SceneEdge(
                         f"{box_id}r{len(scene_edges)}", "read",
-                        _curve(tp, (node_at.cx, node_at.y)), _curve(tp, head_top), box_id,
+                        _link(tp, node_at), _link(tp, header), box_id,
                         _edge_status(marks, t, node.name),
-                        _curve(compact.nodes[topic_ids[t]], (folded_box.cx, folded_box.y))))
+                        _link(compact.nodes[topic_ids[t]], folded_box)))
             elif isinstance(node, Sink) and node.topic is not None:
                 tp = outer.nodes[topic_ids[node.topic]]
                 scene_edges.append(SceneEdge(
                     f"{box_id}w{len(scene_edges)}", "write",
-                    _curve_to(node_at, tp),
-                    _curve_to(Placed(b.x + b.w / 2, b.y, 0, BOX_COLLAPSED), tp),
+                    _link(node_at, tp),
+                    _link(header, tp),
                     box_id, _edge_status(marks, node.topic, node.name),
-                    _curve_to(folded_box, compact.nodes[topic_ids[node.topic]])))
+                    _link(folded_box, compact.nodes[topic_ids[node.topic]])))
 
     return Diagram(side, round(outer.width, 1), round(outer.height, 1),
                    tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges),
@@ -438,11 +438,19 @@ def _shift(points: tuple[tuple[float, float], ...], dx: float, dy: float) -> str
     return path_d([(x + dx, y + dy) for x, y in points])
 
 
-def _curve(top: Placed, to: tuple[float, float]) -> str:
-    start = (top.cx, top.bottom if top.bottom <= to[1] else top.y)
-    return path_d([start, to])
+def _link(frm: Placed, to: Placed) -> str:
+    """An edge between a topic and a node or box. Downwards (the layout's direction) from
+    bottom to top; upwards (a cycle through a topic) as a loop on the right-hand side, so it
+    never runs through the nodes it connects."""
+    if frm.bottom <= to.y:
+        return path_d([(frm.cx, frm.bottom), (to.cx, to.y)])
+    sx, sy = frm.x + frm.w, frm.y + frm.h / 2
+    ex, ey = to.x + to.w, to.y + to.h / 2
+    bulge = max(sx, ex) + 40 + abs(sy - ey) * 0.08
+    return (f"M{_num(sx)},{_num(sy)} C{_num(bulge)},{_num(sy)} {_num(bulge)},{_num(ey)} "
+            f"{_num(ex)},{_num(ey)}")
 
 
-def _curve_to(frm: Placed, topic: Placed) -> str:
-    end = (topic.cx, topic.y if topic.y >= frm.bottom else topic.bottom)
-    return path_d([(frm.cx, frm.bottom), end])
+def _num(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text

@@ -286,17 +286,16 @@ def _routes(
 
 
 def path_d(points: Sequence[Point]) -> str:
-    """An SVG path through ``points``: straight for two points, smoothed through the rest."""
+    """An SVG path through ``points``: one cubic segment per pair, vertical at both ends, so
+    a layered edge leaves and enters nodes straight and bends smoothly at its dummy nodes."""
     if not points:
         return ""
-    (x0, y0), rest = points[0], points[1:]
-    if len(points) == 2:
-        (x1, y1) = points[1]
-        mid = (y0 + y1) / 2
-        return f"M{_n(x0)},{_n(y0)} C{_n(x0)},{_n(mid)} {_n(x1)},{_n(mid)} {_n(x1)},{_n(y1)}"
+    x0, y0 = points[0]
     parts = [f"M{_n(x0)},{_n(y0)}"]
-    for x, y in rest:
-        parts.append(f"L{_n(x)},{_n(y)}")
+    for x1, y1 in points[1:]:
+        mid = (y0 + y1) / 2
+        parts.append(f"C{_n(x0)},{_n(mid)} {_n(x1)},{_n(mid)} {_n(x1)},{_n(y1)}")
+        x0, y0 = x1, y1
     return " ".join(parts)
 
 

@@ -92,7 +92,9 @@ def test_edges_enter_and_leave_the_boxes() -> None:
 
 def test_path_d() -> None:
     assert path_d([(0, 0), (10, 20)]) == "M0,0 C0,10 10,10 10,20"
-    assert path_d([(0, 0), (5, 5), (10.25, 20)]) == "M0,0 L5,5 L10.2,20"
+    assert path_d([(0, 0), (5, 5), (10.25, 20)]) == (
+        "M0,0 C0,2.5 5,2.5 5,5 C5,12.5 10.2,12.5 10.2,20"
+    )
 
 
 def test_every_real_topology_is_drawn_once_per_node(topology_corpus: Path) -> None:
