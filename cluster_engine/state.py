@@ -374,6 +374,18 @@ class ClusterState:
             Counter(chain.from_iterable(compress(isr, above))),
         )
 
+    def min_isr_at_rf(self) -> dict[str, tuple[int, int]]:
+        """Topics with a partition whose min.insync.replicas is not below its RF (RF >= 2):
+        topic -> (min.insync.replicas, smallest such RF)."""
+        table, mins = self.table, self.topic_min_isr
+        out: dict[str, tuple[int, int]] = {}
+        pairs = enumerate(zip(self._eff_min, table.rf, strict=True))
+        for pid in [p for p, (e, n) in pairs if e == n >= 2]:
+            name = table.topic[pid]
+            rf = min(table.rf[pid], out.get(name, (0, 1 << 30))[1])
+            out[name] = (mins[name], rf)
+        return out
+
     @cached_property
     def _isr_sets(self) -> dict[int, frozenset[int]]:
         return {b: frozenset(pids) for b, pids in self.table.isr_on.items()}

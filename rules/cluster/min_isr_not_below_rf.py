@@ -11,15 +11,8 @@ from rules.cluster._common import at_step, on_snapshot, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
-def _offenders(state: ClusterState, topics: set[str] | None = None) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
-    for name, rf in state.table.topic_rf.items():
-        if topics is not None and name not in topics:
-            continue
-        min_isr = state.topic_min_isr[name]
-        if rf >= 2 and min_isr >= rf:
-            out[name] = (min_isr, rf)
-    return out
+def _offenders(state: ClusterState) -> dict[str, tuple[int, int]]:
+    return state.min_isr_at_rf()
 
 
 @rule(
