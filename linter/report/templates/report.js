@@ -16,9 +16,13 @@
     var tabs = document.querySelectorAll(".tab[data-tab]");
     tabs.forEach(function (tab) {
       tab.addEventListener("click", function () {
+        var which = tab.getAttribute("data-tab");
         tabs.forEach(function (t) { t.classList.toggle("active", t === tab); });
+        document.querySelectorAll(".diagram-set").forEach(function (set) {
+          set.classList.toggle("split", which === "split");
+        });
         document.querySelectorAll(".diagram").forEach(function (d) {
-          var on = d.getAttribute("data-side") === tab.getAttribute("data-tab");
+          var on = which === "split" || d.getAttribute("data-side") === which;
           d.classList.toggle("active", on);
           if (on && d.ksafeFit) { d.ksafeFit(); }
         });

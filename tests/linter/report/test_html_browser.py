@@ -119,7 +119,9 @@ def open_report(browser: Any, html: str, name: str) -> Opened:
 
 def screenshot(opened: Opened, name: str) -> None:
     opened.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    diagram = opened.page.locator(".diagram.active")
+    diagram = opened.page.locator(".diagram-set.split")
+    if not diagram.count():
+        diagram = opened.page.locator(".diagram.active")
     if diagram.count():
         diagram.screenshot(path=str(ARTIFACTS / f"{name}-diagram.png"))
 
@@ -155,6 +157,10 @@ def test_a_real_upgrade_report(browser: Any, topology_corpus: Path) -> None:
     assert opened.visible("#diagram-after g.node.k-store.s-renamed") == 1
     screenshot(opened, "dsl-naming-03-to-04")
 
+    page.click(".tab[data-tab=split]")
+    assert opened.visible("#diagram-before g.node") == len(context["diagrams"][0]["nodes"])
+    assert opened.visible("#diagram-after g.node") == len(after_scene["nodes"])
+    screenshot(opened, "dsl-naming-03-to-04-side-by-side")
     page.click(".tab[data-tab=before]")
     assert opened.visible("#diagram-before g.node.k-store.s-renamed") == 1
     assert opened.visible("#diagram-after g.node") == 0
