@@ -189,12 +189,18 @@ class _Reader:
         self.path = path
         self.prefix = prefix
         self.root = path.resolve().parent
+        self.lines: dict[tuple[str | int, ...], int] | None = None
+
+    def line(self, keys: Iterable[str | int]) -> int | None:
+        if self.lines is None:
+            self.lines = key_lines(self.text)
+        return _nearest(self.lines, (*self.prefix, *keys))
 
     def error(self, keys: Iterable[str | int], message: str) -> ConfigError:
-        return ConfigError(self.path, locate(self.text, (*self.prefix, *keys)), message)
+        return ConfigError(self.path, self.line(keys), message)
 
     def where(self, keys: Iterable[str | int]) -> str:
-        return f"{self.path}:{locate(self.text, (*self.prefix, *keys)) or 1}"
+        return f"{self.path}:{self.line(keys) or 1}"
 
     def table_name(self, keys: Iterable[str | int]) -> str:
         names = [str(k) for k in (*self.prefix, *keys) if not isinstance(k, int)]
@@ -363,12 +369,12 @@ def _parts(dotted: str) -> tuple[str, ...]:
     return tuple(p.strip("\"'") for p in _PART.findall(dotted))
 
 
-def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
-    """The 1-based line where the TOML key path ``keys`` is defined (ints index arrays of
-    tables), or the nearest enclosing table's header line; None when not found."""
+def key_lines(text: str) -> dict[tuple[str | int, ...], int]:
+    """Every table header and key of a TOML text with the 1-based line defining it (ints index
+    arrays of tables). A small line scan: ``tomllib`` keeps no positions."""
     counts: dict[tuple[str, ...], int] = {}
     current: tuple[str | int, ...] = ()
-    best: tuple[int, int] | None = None  # (matched length, line)
+    lines: dict[tuple[str | int, ...], int] = {}
     for number, line in enumerate(text.splitlines(), 1):
         header = _HEADER.match(line)
         if header and not line.lstrip().startswith("#"):
@@ -385,8 +391,17 @@ def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
             if not key:
                 continue
             full = (*current, *_parts(key.group(1)))
-        if full == keys[: len(full)] and (best is None or len(full) > best[0]):
-            best = (len(full), number)
-            if len(full) == len(keys):
-                return number
-    return best[1] if best else None
+        lines.setdefault(full, number)
+    return lines
+
+
+def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
+    """The line where the key path ``keys`` is defined, or the nearest enclosing table's."""
+    return _nearest(key_lines(text), keys)
+
+
+def _nearest(lines: Mapping[tuple[str | int, ...], int], keys: tuple[str | int, ...]) -> int | None:
+    for end in range(len(keys), 0, -1):
+        if keys[:end] in lines:
+            return lines[keys[:end]]
+    return None
