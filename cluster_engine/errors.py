@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
 
 
@@ -48,3 +49,26 @@ def decode_input(data: bytes, path: str) -> str:
 def read_input(path: str | Path) -> str:
     """Read an input file with :func:`decode_input` (``OSError`` is left to the caller)."""
     return decode_input(Path(path).read_bytes(), str(path))
+
+
+_BRACKETS = re.compile(r"[\[\]{}\n]")
+
+
+def check_nesting(text: str, path: str, limit: int = 64) -> None:
+    """Reject ``[``/``{`` nesting deeper than any real input before a YAML or JSON reader sees
+    it: those readers recurse (RecursionError) and PyYAML slows down quadratically with depth."""
+    if text.count("[") + text.count("{") <= limit:
+        return
+    depth, line = 0, 1
+    for match in _BRACKETS.finditer(text):
+        char = match.group()
+        if char == "\n":
+            line += 1
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                raise ClusterInputError(
+                    path, line, f"nested more than {limit} levels deep; no real input is"
+                )
+        else:
+            depth = max(depth - 1, 0)

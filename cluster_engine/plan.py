@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from cluster_engine.errors import ClusterInputError, read_input
+from cluster_engine.errors import ClusterInputError, check_nesting, read_input
 from cluster_engine.knowledge import METADATA_VERSION, parse_metadata_version
 
 
@@ -359,6 +359,7 @@ def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) ->
     # Every YAML failure, wherever it surfaces (composing, or constructing a tagged value while
     # reading a step), and nesting too deep to read, is a located input error.
     try:
+        check_nesting(text, path)
         return _parse_plan(text, path, base_dir)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark

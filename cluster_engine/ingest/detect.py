@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cluster_engine.errors import ClusterInputError
+from cluster_engine.errors import ClusterInputError, read_input
 from cluster_engine.ingest import (
     api_versions,
     configs,
@@ -64,7 +64,7 @@ class Section:
 
 
 def read_file(path: Path) -> list[Section]:
-    return read_text(str(path), path.read_text(encoding="utf-8-sig"))
+    return read_text(str(path), read_input(path))
 
 
 def read_text(path: str, text: str) -> list[Section]:

@@ -79,15 +79,18 @@ def _log_dir(path: str, line: Line, broker: int, d: Any) -> LogDir:
         if not ok:
             raise fail(path, line, f"broker {broker}: expected a partition object, got {p!r}")
         topic, partition = topic_partition(path, line, p["partition"])
-        replicas.append(
-            ReplicaSize(
-                topic=topic,
-                partition=partition,
-                size=p["size"],
-                offset_lag=int(p.get("offsetLag", 0)),
-                is_future=bool(p.get("isFuture", False)),
+        try:
+            replicas.append(
+                ReplicaSize(
+                    topic=topic,
+                    partition=partition,
+                    size=p["size"],
+                    offset_lag=int(p.get("offsetLag", 0)),
+                    is_future=bool(p.get("isFuture", False)),
+                )
             )
-        )
+        except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
+            raise fail(path, line, f"broker {broker}: impossible size or lag in {p!r}") from None
     error = d.get("error")
     replicas.sort(key=lambda r: (r.topic, r.partition, r.is_future))
     return LogDir(

@@ -14,19 +14,20 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from cluster_engine.errors import ClusterInputError
+from cluster_engine.errors import ClusterInputError, check_nesting, read_input
 from cluster_engine.snapshot import Snapshot
 
 NATIVE_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def load_native(path: Path) -> Snapshot:
-    text = path.read_text(encoding="utf-8")
+    text = read_input(path)
     return parse_native(str(path), text, json_text=path.suffix == ".json")
 
 
 def parse_native(path: str, text: str, json_text: bool = False) -> Snapshot:
     data: Any
+    check_nesting(text, path)
     try:
         data = json.loads(text) if json_text else yaml.safe_load(text)
     except json.JSONDecodeError as error:

@@ -143,7 +143,7 @@ def _balanced(text: str) -> bool:
 def _members(path: str, line: Line, text: str, label: str) -> tuple[Member, ...]:
     try:
         data: Any = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise fail(
             path,
             line,

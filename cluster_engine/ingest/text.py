@@ -103,6 +103,10 @@ def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:
         raise ClusterInputError(
             path, lines[start].number, f"expected a JSON document: {error.msg}"
         ) from error
+    except RecursionError:
+        raise ClusterInputError(
+            path, lines[start].number, "expected a JSON document: nested too deeply"
+        ) from None
 
 
 def int_list(path: str, line: Line, text: str, what: str) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from linter.topology.errors import StreamsConfigError
+from linter.topology.parse import decode
 
 __all__ = [
     "ConfigChange",
@@ -193,7 +194,7 @@ def parse_properties(text: str, path: str = "<properties>") -> StreamsConfig:
 
 def parse_properties_file(path: str | Path) -> StreamsConfig:
     p = Path(path)
-    return parse_properties(p.read_text(encoding="utf-8"), str(p))
+    return parse_properties(decode(p.read_bytes(), str(p)), str(p))
 
 
 def diff_configs(

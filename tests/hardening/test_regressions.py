@@ -52,3 +52,103 @@ def test_regression_reassignment_json_invalid_utf8_raised_unicode_decode_error(
     plan.write_text("- reassign:\n    file: move.json\n", encoding="utf-8")
     with pytest.raises(ClusterInputError, match=r"move\.json"):
         load_plan(plan)
+
+
+def test_regression_plan_deep_flow_nesting_took_seconds() -> None:
+    # PyYAML slows down quadratically with flow nesting (2,500 `[` took 4 s); plans are
+    # rejected before YAML sees them when nested deeper than any real plan.
+    with pytest.raises(ClusterInputError, match=r"p\.yaml:1: .*nested"):
+        parse_plan("[" * 2_500, "p.yaml")
+
+
+CAPTURE = (
+    "Topic: t\tTopicId: QmLwMsncTBWiSn2HoB0Kqg\tPartitionCount: 1\tReplicationFactor: 1\t"
+    "Configs: \n\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n"
+)
+
+
+def test_regression_capture_invalid_utf8_raised_unicode_decode_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_bytes(CAPTURE.encode() + b"# caf\xe9\n")
+    with pytest.raises(ClusterInputError, match=r"topics\.txt:3: .*not UTF-8"):
+        load_snapshot(path)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
+def test_regression_capture_utf16_with_bom_was_not_read(tmp_path: Path, encoding: str) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "topics.txt"
+    path.write_bytes(CAPTURE.encode(encoding))
+    assert [s.kind for s in read_file(path)] == ["topics"]
+
+
+def test_regression_quorum_voters_deep_json_raised_recursion_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "quorum.txt"
+    path.write_text(
+        "ClusterId:              q1Sh-9_ISia_zwGINzRvyQ\nLeaderId:               101\n"
+        "CurrentVoters:          " + "[" * 100_000 + "]" * 100_000 + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ClusterInputError, match=r"quorum\.txt:3: "):
+        read_file(path)
+
+
+def test_regression_log_dirs_negative_size_raised_validation_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "log-dirs.txt"
+    path.write_text(
+        '{"version":1,"brokers":[{"broker":1,"logDirs":[{"logDir":"/data","error":null,'
+        '"partitions":[{"partition":"t-0","size":-1,"offsetLag":0,"isFuture":false}]}]}]}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: .*size"):
+        read_file(path)
+
+
+def test_regression_native_snapshot_invalid_utf8_raised_unicode_decode_error(
+    tmp_path: Path,
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "snap.yaml"
+    path.write_bytes(b"snapshot_version: 1\n# caf\xe9\n")
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml:2: .*not UTF-8"):
+        load_snapshot(path)
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_regression_native_snapshot_deep_nesting_raised_recursion_error(
+    tmp_path: Path, suffix: str
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / f"snap{suffix}"
+    path.write_text('{"nodes": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"nested"):
+        load_snapshot(path)
+
+
+def test_regression_streams_properties_invalid_utf8_raised_unicode_decode_error(
+    tmp_path: Path,
+) -> None:
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.streams_config import parse_properties_file
+
+    path = tmp_path / "app.properties"
+    path.write_bytes(b"application.id=orders\n# caf\xe9\n")
+    with pytest.raises(TopologyParseError, match=r"app\.properties:2:"):
+        parse_properties_file(path)
+
+
+def test_regression_streams_properties_utf16_with_bom_was_not_read(tmp_path: Path) -> None:
+    from linter.topology.streams_config import parse_properties_file
+
+    path = tmp_path / "app.properties"
+    path.write_bytes("application.id=orders\n".encode("utf-16"))
+    assert parse_properties_file(path).value("application.id") == "orders"
