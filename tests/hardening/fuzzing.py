@@ -27,6 +27,10 @@ OUR_PACKAGES = ("linter", "rules", "cluster_engine")
 
 # --- mutators --------------------------------------------------------------------------------
 
+# Stacked repeats could grow a case to megabytes, which only measures speed: huge inputs are
+# benchmarks/huge.py's business, so a case is cut at this size.
+MAX_CASE_BYTES = 256 * 1024
+
 Mutator = Callable[[bytes, random.Random, Sequence[bytes]], bytes]
 
 _INVALID_UTF8 = (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xe2\x82")
@@ -187,7 +191,7 @@ def reindent(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
 
 def nest(data: bytes, rng: random.Random, _: Sequence[bytes]) -> bytes:
     """Deep nesting: recursion bombs for YAML/JSON readers."""
-    depth = rng.choice((50, 1_000, 20_000))
+    depth = rng.choice((50, 500, 2_500))
     opener = rng.choice((b"[", b"{a: ", b"- ", b"("))
     i = rng.randrange(len(data) + 1)
     return data[:i] + opener * depth + data[i:]
@@ -217,7 +221,7 @@ MUTATORS: tuple[Mutator, ...] = (
 def mutate(data: bytes, rng: random.Random, others: Sequence[bytes] = ()) -> bytes:
     """One to four mutations stacked (weighted towards line-level edits)."""
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
-        data = rng.choice(MUTATORS)(data, rng, others)
+        data = rng.choice(MUTATORS)(data, rng, others)[:MAX_CASE_BYTES]
     return data
 
 
@@ -274,12 +278,41 @@ def _load_topology(path: Path) -> object:
 def _cli_seeds() -> list[bytes]:
     from tests.conftest import corpus_files
 
-    return [p.read_bytes() for p in corpus_files("cli", "*")]
+    seeds = [p.read_bytes() for p in corpus_files("cli", "*")]
+    own = ROOT / "fixtures" / "cluster" / "snapshots"
+    seeds += [p.read_bytes() for p in sorted(own.glob("*/*.txt"))]
+    return seeds
 
 
-def _yaml_seeds() -> list[bytes]:
+def _load_capture(path: Path) -> object:
+    from cluster_engine.ingest import load_snapshot
+
+    return load_snapshot(path)  # a single capture: read, recognised and assembled
+
+
+def _snapshot_seeds() -> list[bytes]:
+    own = ROOT / "fixtures" / "cluster" / "snapshots"
+    return [p.read_bytes() for p in sorted(own.glob("*")) if p.suffix in {".yaml", ".yml"}]
+
+
+def _plan_seeds() -> list[bytes]:
+    """Every plan of the rule cases (the ``plan:`` texts), and plan files under fixtures."""
+    import yaml
+
+    seeds: list[bytes] = []
     base = ROOT / "fixtures" / "cluster"
-    return [p.read_bytes() for p in sorted(base.rglob("*")) if p.suffix in {".yaml", ".yml"}]
+    for path in sorted(base.rglob("*.y*ml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, list):
+            seeds.append(path.read_bytes())
+        elif isinstance(data, dict):
+            for case in data.get("cases") or ():
+                if isinstance(case, dict) and isinstance(case.get("plan"), str):
+                    seeds.append(case["plan"].encode("utf-8"))
+    return seeds
 
 
 def _load_plan(path: Path) -> object:
@@ -288,9 +321,35 @@ def _load_plan(path: Path) -> object:
     return load_plan(path)
 
 
+def _properties_seeds() -> list[bytes]:
+    return [p.read_bytes() for p in sorted((ROOT / "fixtures").rglob("*.properties"))]
+
+
+def _load_properties(path: Path) -> object:
+    from linter.topology.streams_config import parse_properties_file
+
+    return parse_properties_file(path)
+
+
+def streams_config_located(error: BaseException) -> bool:
+    from linter.topology.errors import StreamsConfigError
+
+    return topology_located(error) or (
+        isinstance(error, StreamsConfigError)
+        and error.line >= 1
+        and str(error).startswith(f"{error.path}:{error.line}:")
+    )
+
+
 TARGETS: dict[str, Target] = {
     "topology": Target("topology", _topology_seeds, _load_topology, topology_located),
-    "plan": Target("plan", _yaml_seeds, _load_plan, cluster_located, ".yaml"),
+    "cluster-output": Target("cluster-output", _cli_seeds, _load_capture, cluster_located),
+    "snapshot": Target("snapshot", _snapshot_seeds, _load_capture, cluster_located, ".yaml"),
+    "plan": Target("plan", _plan_seeds, _load_plan, cluster_located, ".yaml"),
+    "streams-config": Target(
+        "streams-config", _properties_seeds, _load_properties, streams_config_located,
+        ".properties",
+    ),
 }
 
 
