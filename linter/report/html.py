@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from functools import cache
@@ -21,10 +20,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from linter.report.diagram import Diagram, Marks, build_diagram
+from linter.report.diagram import build_diagram
 from linter.report.marks import marks_for
 from linter.report.model import Report
-from linter.report.timeline import TimelineStep, timeline_from_simulation
+from linter.report.ruledocs import doc_blocks
+from linter.report.scene import Diagram, Marks, finding_anchor
+from linter.report.timeline import timeline_chart, timeline_from_simulation, timeline_rows
 from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description
 from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
@@ -164,8 +165,8 @@ def build_context(
         "diagrams": [_plain(asdict(d)) for d in diagrams],
         "diagram_data": {d.side: _node_data(d) for d in diagrams},
         "changes": _changes(diagrams),
-        "timeline": _timeline(steps, findings),
-        "chart": _chart(steps),
+        "timeline": timeline_rows(steps, findings),
+        "chart": timeline_chart(steps),
     }
 
 
@@ -227,7 +228,7 @@ def _plan(report: Report) -> dict[str, Any] | None:
 
 
 def _anchor(f: Finding) -> str:
-    return f"finding-{f.fingerprint}"
+    return finding_anchor(f)
 
 
 # Resource kinds the runbook checklist lists, by what an operator does about them.
@@ -305,60 +306,6 @@ def _rule_doc(r: Rule) -> dict[str, Any]:
             "blocks": doc_blocks(r.doc)}
 
 
-_CODE = re.compile(r"``(.+?)``|`([^`]+)`")
-
-
-def _text_block(kind: str, text: str) -> dict[str, Any]:
-    """A paragraph split into text and ``code`` parts (docstrings quote names in backticks)."""
-    parts: list[dict[str, str]] = []
-    at = 0
-    for m in _CODE.finditer(text):
-        if m.start() > at:
-            parts.append({"kind": "text", "text": text[at:m.start()]})
-        parts.append({"kind": "code", "text": m.group(1) or m.group(2)})
-        at = m.end()
-    if at < len(text):
-        parts.append({"kind": "text", "text": text[at:]})
-    return {"kind": kind, "text": text, "parts": parts}
-
-
-def doc_blocks(doc: str) -> list[dict[str, Any]]:
-    """A docstring as paragraphs, lists and preformatted blocks (indented or fenced)."""
-    blocks: list[dict[str, Any]] = []
-    fenced: list[str] | None = None
-    para: list[str] = []
-
-    def flush() -> None:
-        if para:
-            indented = all(line.startswith("    ") for line in para)
-            if indented:
-                blocks.append({"kind": "pre", "text": "\n".join(x[4:] for x in para)})
-            elif all(line.lstrip().startswith(("- ", "* ")) for line in para):
-                blocks.extend(_text_block("li", x.lstrip()[2:]) for x in para)
-            else:
-                blocks.append(_text_block("p", " ".join(x.strip() for x in para)))
-            para.clear()
-
-    for line in doc.splitlines():
-        if line.strip().startswith("```"):
-            if fenced is None:
-                flush()
-                fenced = []
-            else:
-                blocks.append({"kind": "pre", "text": "\n".join(fenced)})
-                fenced = None
-        elif fenced is not None:
-            fenced.append(line)
-        elif not line.strip():
-            flush()
-        else:
-            para.append(line)
-    if fenced is not None:
-        blocks.append({"kind": "pre", "text": "\n".join(fenced)})
-    flush()
-    return blocks
-
-
 def _diagrams(
     before: Description | None,
     after: Description | None,
@@ -426,51 +373,3 @@ def _node_data(d: Diagram) -> dict[str, Any]:
                       "findings": [list(f) for f in b.findings],
                       "box": None}
     return data
-
-
-def _timeline(steps: Sequence[TimelineStep], findings: Sequence[Finding]) -> list[dict[str, Any]]:
-    rows = []
-    previous: Mapping[str, int] | None = None
-    for s in steps:
-        pinned = [f for f in findings if f.step is not None and f.step == s.index]
-        # Feature levels in full once, then only what a step changed: the column stays readable.
-        if previous is None:
-            features = [f"{k}={v}" for k, v in sorted(s.features.items())]
-        else:
-            features = [
-                f"{k}: {previous.get(k, 0)} \u2192 {v}"
-                for k, v in sorted(s.features.items()) if previous.get(k, 0) != v
-            ]
-        previous = s.features
-        rows.append({
-            "index": s.index, "number": s.index + 1, "action": s.action, "title": s.title,
-            "line": s.line, "under_min_isr": s.under_min_isr, "offline": s.offline,
-            "under_replicated": s.under_replicated, "nodes_down": list(s.nodes_down),
-            "features": features, "throttles": list(s.throttles),
-            "reassignments": s.reassignments, "notes": list(s.notes), "wait_for": s.waiting(),
-            "findings": [{"rule": f.rule, "name": f.name, "severity": f.severity.value,
-                          "anchor": _anchor(f)} for f in pinned],
-        })
-    return rows
-
-
-def _chart(steps: Sequence[TimelineStep]) -> dict[str, Any] | None:
-    """Bars of partitions offline / under min ISR / under-replicated after each step."""
-    if not steps:
-        return None
-    peak = max(max(s.offline, s.under_min_isr, s.under_replicated) for s in steps) or 1
-    col, bar, height = 72.0, 16.0, 90.0
-    columns = []
-    for i, s in enumerate(steps):
-        x = 40.0 + i * col
-        bars = []
-        for j, (key, value) in enumerate((("offline", s.offline),
-                                          ("under-min-isr", s.under_min_isr),
-                                          ("urp", s.under_replicated))):
-            h = round(height * value / peak, 1) if value else 0.0
-            bars.append({"key": key, "value": value, "x": x + j * (bar + 2), "y": 10 + height - h,
-                         "h": h, "w": bar})
-        columns.append({"label": "start" if s.index < 0 else f"#{s.index + 1}", "x": x,
-                        "bars": bars})
-    return {"width": 40.0 + len(steps) * col, "height": height + 34, "peak": peak,
-            "base": 10 + height, "columns": columns}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from linter.report.diagram import Mark, Marks
+from linter.report.scene import Mark, Marks
 from linter.topology.diff import Matching, Pair, SubtopologyInfo, TopologyDiff
 from linter.topology.model import Description, Source
 

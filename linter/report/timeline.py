@@ -7,9 +7,12 @@ simulator's internals; :func:`timeline_from_simulation` adapts the simulator's p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from linter.report.scene import finding_anchor
+from rules.framework import Finding
 
 # What to wait for after each kind of plan step before starting the next one.
 WAIT_FOR: Mapping[str, str] = {
@@ -150,3 +153,54 @@ def _describe_step(step: Any, action: str) -> str:
         parts.append(f"{name.replace('_', '-')}={value}")
     note = _get(step, "note")
     return " ".join(parts) + (f" ({note})" if note else "")
+
+
+def timeline_rows(
+    steps: Sequence[TimelineStep], findings: Sequence[Finding]
+) -> list[dict[str, Any]]:
+    """The timeline table: one row per step, with the findings pinned to it."""
+    rows = []
+    previous: Mapping[str, int] | None = None
+    for s in steps:
+        pinned = [f for f in findings if f.step is not None and f.step == s.index]
+        # Feature levels in full once, then only what a step changed: the column stays readable.
+        if previous is None:
+            features = [f"{k}={v}" for k, v in sorted(s.features.items())]
+        else:
+            features = [
+                f"{k}: {previous.get(k, 0)} \u2192 {v}"
+                for k, v in sorted(s.features.items()) if previous.get(k, 0) != v
+            ]
+        previous = s.features
+        rows.append({
+            "index": s.index, "number": s.index + 1, "action": s.action, "title": s.title,
+            "line": s.line, "under_min_isr": s.under_min_isr, "offline": s.offline,
+            "under_replicated": s.under_replicated, "nodes_down": list(s.nodes_down),
+            "features": features, "throttles": list(s.throttles),
+            "reassignments": s.reassignments, "notes": list(s.notes), "wait_for": s.waiting(),
+            "findings": [{"rule": f.rule, "name": f.name, "severity": f.severity.value,
+                          "anchor": finding_anchor(f)} for f in pinned],
+        })
+    return rows
+
+
+def timeline_chart(steps: Sequence[TimelineStep]) -> dict[str, Any] | None:
+    """Bars of partitions offline / under min ISR / under-replicated after each step."""
+    if not steps:
+        return None
+    peak = max(max(s.offline, s.under_min_isr, s.under_replicated) for s in steps) or 1
+    col, bar, height = 72.0, 16.0, 90.0
+    columns = []
+    for i, s in enumerate(steps):
+        x = 40.0 + i * col
+        bars = []
+        for j, (key, value) in enumerate((("offline", s.offline),
+                                          ("under-min-isr", s.under_min_isr),
+                                          ("urp", s.under_replicated))):
+            h = round(height * value / peak, 1) if value else 0.0
+            bars.append({"key": key, "value": value, "x": x + j * (bar + 2), "y": 10 + height - h,
+                         "h": h, "w": bar})
+        columns.append({"label": "start" if s.index < 0 else f"#{s.index + 1}", "x": x,
+                        "bars": bars})
+    return {"width": 40.0 + len(steps) * col, "height": height + 34, "peak": peak,
+            "base": 10 + height, "columns": columns}

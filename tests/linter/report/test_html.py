@@ -13,7 +13,8 @@ import sys
 from typing import Any
 
 from linter.report import render
-from linter.report.html import build_context, doc_blocks, render_html, script_json
+from linter.report.html import build_context, render_html, script_json
+from linter.report.ruledocs import doc_blocks
 from linter.report.timeline import TimelineStep
 from linter.topology.diff import diff
 from tests.conftest import FIXTURES, ROOT
