@@ -14,7 +14,7 @@ import os
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
 Status = Literal["added", "modified", "deleted", "renamed"]
@@ -156,7 +156,9 @@ def changes(revision: str, paths: Sequence[str], cwd: Path | None = None) -> lis
     for path in paths:
         rel = _repo_relative(str(here / path), root)
         if (root / rel).is_dir() or _files_at(commit, root, [f"{rel}/"]):
-            targets |= _files_at(commit, root, [rel]) | _files_now(root, rel)
+            found = _files_at(commit, root, [rel]) | _files_now(root, rel)
+            # dotfiles (.gitkeep, .gitattributes) are not describe() texts
+            targets |= {f for f in found if not PurePosixPath(f).name.startswith(".")}
         else:
             targets.add(rel)
     renames = _renames(commit, root)

@@ -82,9 +82,11 @@ def test_deleted_single_file(repo: Repo) -> None:
 
 def test_untracked_new_file_is_added(repo: Repo) -> None:
     repo.write("topology/draft.txt", "draft\n")
+    repo.write("topology/.gitkeep", "")
     statuses = {c.path: c.status for c in changes("HEAD", ["topology"], cwd=repo.root)}
     assert statuses["topology/draft.txt"] == "added"
     assert statuses["topology/orders.txt"] == "modified"
+    assert "topology/.gitkeep" not in statuses
 
 
 def test_works_from_a_subdirectory_with_relative_paths(repo: Repo) -> None:
