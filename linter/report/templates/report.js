@@ -49,7 +49,7 @@
     function fit(readable) {
       var r = svg.getBoundingClientRect();
       if (!r.width || !r.height) { return; }
-      view.k = Math.min(r.width / (width + 40), r.height / (height + 40), 1.5);
+      view.k = Math.min(r.width / (width + 40), r.height / (height + 40), 1.2);
       if (readable && view.k < 0.45) {
         view.k = Math.max(0.45, Math.min(1, r.width / (width + 40)));
       }
