@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import codecs
 import functools
+import gc
+import operator
 import re
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -61,7 +63,7 @@ _HEADER = re.compile(
 _HEADLESS = re.compile(r"^[ \t]*Sub-topology:", re.MULTILINE)
 # Where it ends: a line in column 1 without a keyword (a log line), if no description follows.
 _FOREIGN = re.compile(
-    r"\n(?![ \t\n]|Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)"
+    r"(?![ \t\n]|Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)"
 )
 _CONTENT = re.compile(r"^[ \t]*(?:Sub-topology:|Source:|Processor:|Sink:|-->|<--)", re.MULTILINE)
 
@@ -100,15 +102,19 @@ def _quote(text: str, limit: int = 60) -> str:
 _Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
 
 # All nodes of a run, as real output prints them (greedy `.*`: the payload is the last group).
+# Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
+# space-indented. Anything else does not match, and the careful path reads the block.
 _FAST_NODES = re.compile(
-    r"(([ \t]*)(Source|Processor|Sink): (.+) \((topics|stores|topic|extractor class): (.*)\)\n"
-    r"(?:[ \t]*--> (.+)\n)?(?:[ \t]*<-- (.+)\n)?)"
+    r"(( *)(Source|Processor|Sink): ([^\s(](?:[^(\n]*[^\s(])?) "
+    r"\((topics|stores|topic|extractor class): (.*)\)\n"
+    r"(?: *--> (\S(?:.*\S)?)\n)?(?: *<-- (\S(?:.*\S)?)\n)?)"
 )
-# Spacing that real output never has; the careful path strips it where the fast one would not.
-_IRREGULAR = (" \n", "\t", ":  ", "-->  ", "<--  ", "  (")
+# The end of a run of nodes: the first line that is neither a node line nor an arrow line.
+_RUN_END = re.compile(r"\n(?![ \t]*(?:Source:|Processor:|Sink:|-->|<--))")
 _ONE_NODE = re.compile(
     r"[ \t]*(?:Source|Processor|Sink):.*(?:\n|\Z)(?:[ \t]*(?:-->|<--).*(?:\n|\Z))*"
 )
+_first = operator.itemgetter(0)
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "Source": ("(topics:",),
     "Processor": ("(stores:",),
@@ -116,59 +122,106 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
+    """Setters of the slots of Position and Processor, for building them without ``__init__``.
+
+    A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``; setting
+    the slots directly makes the same object in half the time, which matters for the many
+    processors of a large topology. Only while the classes are what this code expects (a test
+    compares such objects with constructed ones); otherwise the careful path constructs them.
+    """
+    expected = {
+        Position: ("line", "column"),
+        Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
+    }
+    for cls, names in expected.items():
+        if tuple(f.name for f in fields(cls)) != names or hasattr(cls, "__post_init__"):
+            return None
+    descriptors = [getattr(Position, name) for name in expected[Position]]
+    descriptors += [getattr(Processor, name) for name in expected[Processor]]
+    if not all(type(d).__name__ == "member_descriptor" for d in descriptors):
+        return None
+    return tuple(descriptor.__set__ for descriptor in descriptors)
+
+
+_SETTERS = _slot_setters()
+
+
 def _fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
     """Build the nodes of a NODES token in one pass when all of them are real output, byte for
     byte, and collect the names their lists mention (the caller checks them against the block).
     False when a node needs the careful path (``nodes`` then holds a partial result)."""
     text = str(token)
-    if any(marker in text for marker in _IRREGULAR):
-        return False
     found = _FAST_NODES.findall(text)
-    # findall skips what does not match: the pieces cover the token only if none was skipped
-    if sum(len(piece[0]) for piece in found) != len(text):
+    # findall skips what does not match: the pieces cover the token only if none was skipped.
+    # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
+    if sum(map(len, map(_first, found))) != len(text) or text.count("(") != len(found):
         return False
+    if _SETTERS is None:
+        return False
+    new = object.__new__
+    set_line, set_column, set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS
     append = nodes.append
-    mention = mentioned.update
+    lists: list[str] = []
+    mention = lists.append
+    empty = _EMPTY
     line: int = token.line  # type: ignore[assignment]
     for _, indent, kind, name, keyword, payload, successors, predecessors in found:
-        if (
-            (not successors) is not (kind == "Sink")
-            or (not predecessors) is not (kind == "Source")
-            or "(to" in payload
-            or "(stores:" in payload
-            or "(extractor class:" in payload
-            or "(to" in name
-            or "(stores:" in name
-            or "(extractor class:" in name
-        ):
-            return False
-        position = Position(line, len(indent) + 1)
-        line += 1 + (successors != "") + (predecessors != "")
-        if not successors or successors == "none":
-            after = _EMPTY
-        else:
-            after = frozenset(successors.split(", "))
-            mention(after)
-        if not predecessors or predecessors == "none":
-            before = _EMPTY
-        else:
-            before = frozenset(predecessors.split(", "))
-            mention(before)
-        bracketed = payload[:1] == "[" and payload[-1:] == "]"
-        if kind == "Processor" and keyword == "stores" and bracketed:
-            stores = frozenset(payload[1:-1].split(", ")) if len(payload) > 2 else _EMPTY
-            append(Processor(name, stores, after, before, position))
-        elif kind == "Source" and keyword == "topics":
-            if bracketed:
+        position = new(Position)
+        set_line(position, line)
+        set_column(position, len(indent) + 1)
+        if kind == "Processor":
+            if (
+                keyword != "stores"
+                or not successors
+                or not predecessors
+                or payload[:1] != "["
+                or payload[-1:] != "]"
+            ):
+                return False
+            line += 3
+            after = empty if successors == "none" else frozenset(successors.split(", "))
+            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
+            stores = frozenset(payload[1:-1].split(", ")) if len(payload) > 2 else empty
+            processor = new(Processor)
+            set_name(processor, name)
+            set_stores(processor, stores)
+            set_after(processor, after)
+            set_before(processor, before)
+            set_at(processor, position)
+            set_kind(processor, "processor")
+            append(processor)
+            if after:
+                mention(successors)
+            if before:
+                mention(predecessors)
+        elif kind == "Source":
+            if keyword != "topics" or not successors or predecessors:
+                return False
+            line += 2
+            after = empty if successors == "none" else frozenset(successors.split(", "))
+            if after:
+                mention(successors)
+            if payload[:1] == "[" and payload[-1:] == "]":
                 append(Source(name, _set(payload[1:-1]), None, after, position))
             else:
-                append(Source(name, _EMPTY, payload, after, position))
-        elif kind == "Sink" and keyword == "topic":
-            append(Sink(name, None if payload == "null" else payload, None, before, position))
-        elif kind == "Sink" and keyword == "extractor class":
-            append(Sink(name, None, payload, before, position))
+                append(Source(name, empty, payload, after, position))
         else:
-            return False
+            if successors or not predecessors:
+                return False
+            line += 2
+            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
+            if before:
+                mention(predecessors)
+            if keyword == "topic":
+                # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
+                append(Sink(name, None if payload == "null" else payload, None, before, position))
+            elif keyword == "extractor class":
+                append(Sink(name, None, payload, before, position))
+            else:
+                return False
+    if lists:
+        mentioned.update(", ".join(lists).split(", "))
     return True
 
 
@@ -530,9 +583,14 @@ class _LineLexer(Lexer):
 
     def __init__(self, conf: LexerConf):
         self.ignore = frozenset(conf.ignore)
-        self.regex = re.compile(
-            "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in conf.terminals)
-        )
+        patterns = {t.name: t.pattern.to_regexp() for t in conf.terminals}
+        # NODES is NODE+. Matching it line by line is most of the lexing time, so match one
+        # NODE and extend the token to the end of the run with one search: the same text.
+        nodes = patterns.get("NODES", "")
+        self.extend_runs = nodes.startswith("(?:") and nodes.endswith(")+")
+        if self.extend_runs:
+            patterns["NODES"] = nodes[:-1]
+        self.regex = re.compile("|".join(f"(?P<{name}>{p})" for name, p in patterns.items()))
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         text_slice = lexer_state.text
@@ -542,9 +600,13 @@ class _LineLexer(Lexer):
         line_start = text.rfind("\n", 0, pos) + 1
         match = self.regex.match
         ignore = self.ignore
+        extend_runs = self.extend_runs
         while pos < end:
             found = match(text, pos, end)
             if found is None:
+                foreign = pos == line_start and _FOREIGN.match(text, pos)
+                if foreign and not _CONTENT.search(text, pos):
+                    return  # a log line after the description: the end of it
                 line_end = text.find("\n", pos, end)
                 rest = text[pos : end if line_end < 0 else line_end]
                 stripped = rest.lstrip(" \t")
@@ -552,14 +614,18 @@ class _LineLexer(Lexer):
                 expected = _expected(_acceptable(parser_state))
                 raise _Located(line, column, expected, "an unknown line " + _quote(stripped))
             kind = found.lastgroup
-            value = found.group()
+            stop = found.end()
+            if kind == "NODES" and extend_runs and text[stop - 1] == "\n" and stop < end:
+                run_end = _RUN_END.search(text, stop - 1, end)
+                stop = end if run_end is None else run_end.start() + 1
+            value = text[pos:stop]
             if kind not in ignore:
                 yield Token(kind, value, pos, line, pos - line_start + 1)  # type: ignore[arg-type]
             newlines = value.count("\n")
             if newlines:
                 line += newlines
                 line_start = pos + value.rfind("\n") + 1
-            pos = found.end()
+            pos = stop
 
 
 def _acceptable(parser_state: Any) -> set[str]:
@@ -608,8 +674,16 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     try:
-        start, end = _bounds(text)
-        result = _parser(strict).parse(TextSlice(text, start, end))
+        start = _start(text)
+        enabled = gc.isenabled()
+        # the model holds no reference cycles: the cycle collector, run again and again while
+        # tens of thousands of objects are made, would only add a third to the time
+        gc.disable()
+        try:
+            result = _parser(strict).parse(TextSlice(text, start, len(text)))
+        finally:
+            if enabled:
+                gc.enable()
     except _Located as error:
         raise TopologyParseError(
             path, error.line, error.column, error.expected, error.found
@@ -644,8 +718,9 @@ def _line_column(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _bounds(text: str) -> tuple[int, int]:
-    """Where the description starts and ends in text that may come from a log."""
+def _start(text: str) -> int:
+    """Where the description starts in text that may come from a log (the lexer finds where
+    it ends)."""
     header = _HEADER.search(text)
     if header is not None:
         line = header.group(0).rstrip(" \t")
@@ -664,12 +739,7 @@ def _bounds(text: str) -> tuple[int, int]:
             what = _quote(first.split("\n", 1)[0]) if first else "an empty text"
             raise _Located(line_no, column, "a describe() text, from `Topologies:` on", what)
         start = headless.start()
-    # A log line after the description ends it, unless description lines follow it (then the
-    # lexer reports it as the unknown line it is).
-    foreign = _FOREIGN.search(text, start)
-    if foreign is not None and _CONTENT.search(text, foreign.end()) is None:
-        return start, foreign.start() + 1
-    return start, len(text)
+    return start
 
 
 def _lark_error(error: UnexpectedInput, text: str, path: str) -> TopologyParseError:
