@@ -38,6 +38,8 @@ def parse_native(path: str, text: str, json_text: bool = False) -> Snapshot:
         raise ClusterInputError(path, line, str(error.problem or error), col) from None
     except yaml.YAMLError as error:
         raise ClusterInputError(path, None, str(error)) from None
+    except RecursionError:  # block nesting (`- - - ...`) is not caught by check_nesting
+        raise ClusterInputError(path, None, "nested too deeply to read") from None
     if not isinstance(data, dict):
         raise ClusterInputError(path, 1, "expected a mapping (snapshot_version, nodes, ...)")
     try:

@@ -152,3 +152,14 @@ def test_regression_streams_properties_utf16_with_bom_was_not_read(tmp_path: Pat
     path = tmp_path / "app.properties"
     path.write_bytes("application.id=orders\n".encode("utf-16"))
     assert parse_properties_file(path).value("application.id") == "orders"
+
+
+def test_regression_native_snapshot_deep_block_nesting_raised_recursion_error(
+    tmp_path: Path,
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "snap.yaml"
+    path.write_text("nodes:\n  " + "- " * 2_500 + "1\n", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml: nested"):
+        load_snapshot(path)
