@@ -650,9 +650,9 @@ def _parser(strict: bool) -> Lark:
         parser="lalr",
         lexer=_LineLexer,
         transformer=_Builder(strict),
-        # Positions come from the tokens: each model object is built from one token (or one
-        # node of a run) and records its line and column; there is no tree to carry them.
-        propagate_positions=False,
+        # Each model object records the line and column of its token (or of its node inside a
+        # run); with no tree built, this only matters for callbacks that would return trees.
+        propagate_positions=True,
     )
 
 
