@@ -190,9 +190,18 @@ def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> 
     if kind == "dir":
         files = spark.sparkContext.wholeTextFiles(path.rstrip("/") + "/*/*", partitions)
         return files.flatMap(_dir_file).groupByKey(partitions).map(_dir_app)
-    df = table(spark, path, kind)
-    pairs = df.rdd.map(lambda row: (lambda v: (v.app_id, v))(version_of(tuple(row))))
-    return pairs.groupByKey(partitions).mapValues(list)
+    from pyspark.sql import functions as F
+
+    # Grouped by the JVM (no Python pickling in the shuffle); Python gets one row per app.
+    grouped = table(spark, path, kind).groupBy("app_id").agg(
+        F.collect_list(F.struct(*COLUMNS[1:])).alias("rows")
+    )
+    return grouped.rdd.map(_table_app)
+
+
+def _table_app(row: Any) -> tuple[str, list[Version]]:
+    versions = [version_of((row["app_id"], *r)) for r in row["rows"]]
+    return versions[0].app_id, versions
 
 
 def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
@@ -261,6 +270,8 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     sc = spark.sparkContext
     partitions = options.partitions or max(4, sc.defaultParallelism * 4)
     spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
+    # Descriptions are small for their CPU cost: keep every partition, so every core has work.
+    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
     settings, changes = options.settings, options.changes
 
     apps = read_versions(spark, options.input, options.input_format, partitions)

@@ -117,6 +117,9 @@ def scan_app(app_id: str, rows: Iterable[Version], settings: api.Settings) -> Ap
             )
         except (TopologyParseError, StreamsConfigError, ValueError, RecursionError) as error:
             return _quarantine(app_id, ordered, v.version, str(error))
+        except Exception as error:  # a parser bug must not sink the scan of the other apps
+            message = f"{where}: internal error: {type(error).__name__}: {error}"
+            return _quarantine(app_id, ordered, v.version, message)
     try:
         return _check(app_id, ordered, models, configs, settings)
     except Exception as error:  # a bug must not sink the scan of the other apps

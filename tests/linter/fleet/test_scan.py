@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from linter.api import Settings
 from linter.fleet.inputs import assemble, detect_format, split_path, version_of
 from linter.fleet.scan import QUARANTINED, SCANNED, Version, natural_key, order_versions, scan_app
@@ -81,3 +83,19 @@ def test_input_shapes(tmp_path: Path) -> None:
     (tmp_path / "part-0.parquet").write_bytes(b"")
     assert detect_format(str(tmp_path)) == "parquet"
     assert detect_format(str(tmp_path), "jsonl") == "jsonl"
+
+
+def test_an_unexpected_error_quarantines_instead_of_crashing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import linter.fleet.scan as scan
+
+    def broken(text: str, path: str = "<text>") -> object:
+        raise AttributeError("'list' object has no attribute 'x'")
+
+    monkeypatch.setattr(scan, "parse", broken)
+    result = scan_app("a", [Version("a", "v1", "Topologies:\n")], Settings())
+    assert result.app.status == QUARANTINED
+    assert result.app.error == (
+        "a/v1: internal error: AttributeError: 'list' object has no attribute 'x'"
+    )
