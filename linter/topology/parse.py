@@ -4,9 +4,9 @@
 sections. Its terminals are whole lines, and a block's nodes (node lines with their ``-->`` /
 ``<--`` lines) are one token, so the parser handles a few tokens per sub-topology. A small
 lexer drives the grammar's terminals as one regex over the text, the transformer runs inside the
-parser (``transformer=``, no tree), and the block callback cuts the node run into nodes: one
-regex match per node in real output, a slower path for anything hand-edited, which also
-explains errors. Every model object records the line and column where it starts.
+parser (``transformer=``, no tree), and :mod:`linter.topology.parse_nodes` reads the node runs:
+one regex for all nodes of a block in real output, a careful path for anything hand-edited,
+which also explains errors. Every model object records the line and column where it starts.
 
 Tolerated besides real output of AK 1.0 - 4.4: text around the description (a log prefix on
 the header line, log lines before and after it), a missing ``Topologies:`` line, CRLF, tabs and
@@ -20,10 +20,9 @@ from __future__ import annotations
 import codecs
 import functools
 import gc
-import operator
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import fields, replace
+from collections.abc import Iterator
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -34,26 +33,23 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
+from linter.topology import parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
     Node,
     Position,
     Processor,
-    Sink,
     Source,
     Subtopology,
     Topology,
 )
+from linter.topology.parse_nodes import EMPTY, TOPIC_LIST, Located, as_set, quote
 
 __all__ = ["TopologyParseError", "decode", "parse", "parse_file"]
 
 _GLOBAL_SUFFIX = "for global store (will not generate tasks)"
-_EMPTY: frozenset[str] = frozenset()
 _SUBTOPOLOGY_ID = re.compile(r"Sub-topology:[ \t]*([0-9]+)")
-# Kafka's rule for topic names. A bracket-less Source payload made of such names is a topic list
-# where Kafka printed topics without brackets (AK 1.0, global stores before AK 2.1), else a regex.
-_TOPIC_LIST = re.compile(r"[a-zA-Z0-9._-]+(?:, [a-zA-Z0-9._-]+)*")
 
 # Where the description starts: the first header, possibly behind a log prefix on its line...
 _HEADER = re.compile(
@@ -81,358 +77,8 @@ _TERMINALS = {
 }
 
 
-class _Located(Exception):
-    """A parse error before its path is known (raised by the lexer and the callbacks)."""
-
-    def __init__(self, line: int, column: int, expected: str, found: str):
-        super().__init__(line, column, expected, found)
-        self.line, self.column, self.expected, self.found = line, column, expected, found
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    text = text.rstrip("\n")
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
-
-
-# --- nodes -------------------------------------------------------------------------------------
-
-# A node cut into parts: kind, payload keyword, name, payload, raw `-->` list, raw `<--` list,
-# position, and the node's text (to locate a wrong name in an error). A tuple: it is built
-# once per node on the hot path.
-_Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
-
-# All nodes of a run, as real output prints them (greedy `.*`: the payload is the last group).
-# Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
-# space-indented. Anything else does not match, and the careful path reads the block.
-_FAST_NODES = re.compile(
-    r"(( *)(Source|Processor|Sink): ([^\s(](?:[^(\n]*[^\s(])?) "
-    r"\((topics|stores|topic|extractor class): (.*)\)\n"
-    r"(?: *--> (\S(?:.*\S)?)\n)?(?: *<-- (\S(?:.*\S)?)\n)?)"
-)
 # The end of a run of nodes: the first line that is neither a node line nor an arrow line.
 _RUN_END = re.compile(r"\n(?![ \t]*(?:Source:|Processor:|Sink:|-->|<--))")
-_ONE_NODE = re.compile(
-    r"[ \t]*(?:Source|Processor|Sink):.*(?:\n|\Z)(?:[ \t]*(?:-->|<--).*(?:\n|\Z))*"
-)
-_first = operator.itemgetter(0)
-_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "Source": ("(topics:",),
-    "Processor": ("(stores:",),
-    "Sink": ("(topic:", "(extractor class:"),
-}
-
-
-def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
-    """Setters of the slots of Position and Processor, for building them without ``__init__``.
-
-    A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``; setting
-    the slots directly makes the same object in half the time, which matters for the many
-    processors of a large topology. Only while the classes are what this code expects (a test
-    compares such objects with constructed ones); otherwise the careful path constructs them.
-    """
-    expected = {
-        Position: ("line", "column"),
-        Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
-    }
-    for cls, names in expected.items():
-        if tuple(f.name for f in fields(cls)) != names or hasattr(cls, "__post_init__"):
-            return None
-    descriptors = [getattr(Position, name) for name in expected[Position]]
-    descriptors += [getattr(Processor, name) for name in expected[Processor]]
-    if not all(type(d).__name__ == "member_descriptor" for d in descriptors):
-        return None
-    return tuple(descriptor.__set__ for descriptor in descriptors)
-
-
-_SETTERS = _slot_setters()
-
-
-def _fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
-    """Build the nodes of a NODES token in one pass when all of them are real output, byte for
-    byte, and collect the names their lists mention (the caller checks them against the block).
-    False when a node needs the careful path (``nodes`` then holds a partial result)."""
-    text = str(token)
-    found = _FAST_NODES.findall(text)
-    # findall skips what does not match: the pieces cover the token only if none was skipped.
-    # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
-    if sum(map(len, map(_first, found))) != len(text) or text.count("(") != len(found):
-        return False
-    if _SETTERS is None:
-        return False
-    new = object.__new__
-    set_line, set_column, set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS
-    append = nodes.append
-    lists: list[str] = []
-    mention = lists.append
-    empty = _EMPTY
-    line: int = token.line  # type: ignore[assignment]
-    for _, indent, kind, name, keyword, payload, successors, predecessors in found:
-        position = new(Position)
-        set_line(position, line)
-        set_column(position, len(indent) + 1)
-        if kind == "Processor":
-            if (
-                keyword != "stores"
-                or not successors
-                or not predecessors
-                or payload[:1] != "["
-                or payload[-1:] != "]"
-            ):
-                return False
-            line += 3
-            after = empty if successors == "none" else frozenset(successors.split(", "))
-            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
-            stores = frozenset(payload[1:-1].split(", ")) if len(payload) > 2 else empty
-            processor = new(Processor)
-            set_name(processor, name)
-            set_stores(processor, stores)
-            set_after(processor, after)
-            set_before(processor, before)
-            set_at(processor, position)
-            set_kind(processor, "processor")
-            append(processor)
-            if after:
-                mention(successors)
-            if before:
-                mention(predecessors)
-        elif kind == "Source":
-            if keyword != "topics" or not successors or predecessors:
-                return False
-            line += 2
-            after = empty if successors == "none" else frozenset(successors.split(", "))
-            if after:
-                mention(successors)
-            if payload[:1] == "[" and payload[-1:] == "]":
-                append(Source(name, _set(payload[1:-1]), None, after, position))
-            else:
-                append(Source(name, empty, payload, after, position))
-        else:
-            if successors or not predecessors:
-                return False
-            line += 2
-            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
-            if before:
-                mention(predecessors)
-            if keyword == "topic":
-                # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                append(Sink(name, None if payload == "null" else payload, None, before, position))
-            elif keyword == "extractor class":
-                append(Sink(name, None, payload, before, position))
-            else:
-                return False
-    if lists:
-        mentioned.update(", ".join(lists).split(", "))
-    return True
-
-
-def _split_run(token: Token) -> list[_Raw]:
-    """Cut a NODES token into raw nodes, whatever their spacing (the careful path)."""
-    raws: list[_Raw] = []
-    text = str(token)
-    line: int = token.line  # type: ignore[assignment]
-    pos, end = 0, len(text)
-    while pos < end:
-        one = _ONE_NODE.match(text, pos)
-        assert one is not None  # the NODES terminal is a run of these
-        node_text = one.group()
-        raws.append(_split_node_slowly(node_text, line))
-        line += node_text.count("\n")
-        pos = one.end()
-    return raws
-
-
-def _split_node_slowly(text: str, line: int) -> _Raw:
-    lines = text.split("\n")
-    head = lines[0].rstrip(" \t")
-    body = head.lstrip(" \t")
-    column = len(head) - len(body) + 1
-    kind, _, rest = body.partition(":")
-    rest = rest.lstrip(" \t")
-
-    # The payload is the LAST `(keyword ...)` group: names are not validated and may contain
-    # ` (`, `)` and `, `; text after the group's `)` is the condensed layout's inline arrows.
-    keyword, at = _payload_start(rest, _KEYWORDS[kind])
-    groups = " or ".join(f"`{k} ...)`" for k in _KEYWORDS[kind])
-    if at < 0:
-        raise _Located(line, column, f"{groups} at the end of the {kind} line", _quote(body))
-    if at == 0:
-        raise _Located(line, column, f"a {kind} name before {groups}", _quote(body))
-    name = rest[:at].rstrip(" \t")
-    tail = rest[at + len(keyword) :]
-    if tail.startswith(" "):
-        tail = tail[1:]
-    successors: str | None = None
-    predecessors: str | None = None
-    if tail.endswith(")"):
-        payload = tail[:-1]
-    else:
-        inline = _inline_arrows(tail)
-        if inline is None:
-            where = len(head) - len(tail) + 1
-            raise _Located(line, where, f"`)` closing `{keyword} ...`", _quote(tail))
-        payload, successors, predecessors = inline
-
-    for index in range(1, len(lines)):
-        arrow_line = lines[index]
-        stripped = arrow_line.strip(" \t")
-        if not stripped:
-            continue
-        arrow_column = len(arrow_line) - len(arrow_line.lstrip(" \t")) + 1
-        names = stripped[3:].lstrip(" \t")
-        if stripped[0] == "-":
-            if successors is not None or kind == "Sink":
-                raise _Located(line + index, arrow_column, _arrows_of(kind), _quote(stripped))
-            successors = names
-        else:
-            if predecessors is not None or kind == "Source":
-                raise _Located(line + index, arrow_column, _arrows_of(kind), _quote(stripped))
-            predecessors = names
-    if successors is None and kind != "Sink":
-        raise _Located(line, column, f"a `-->` line under {kind} {name!r}", "no `-->` line")
-    if predecessors is None and kind != "Source":
-        raise _Located(line, column, f"a `<--` line under {kind} {name!r}", "no `<--` line")
-    return kind, keyword, name, payload, successors, predecessors, Position(line, column), text
-
-
-def _payload_start(rest: str, keywords: tuple[str, ...]) -> tuple[str, int]:
-    """The keyword and offset of the payload group: the `(` that balances the line's final `)`
-    when it opens a keyword (so a payload may hold `(topic: x)`), else the last keyword."""
-    if rest.endswith(")"):
-        depth = 0
-        for index in range(len(rest) - 1, -1, -1):
-            char = rest[index]
-            if char == ")":
-                depth += 1
-            elif char == "(":
-                depth -= 1
-                if depth == 0:
-                    for keyword in keywords:
-                        if rest.startswith(keyword, index):
-                            return keyword, index
-                    break
-    keyword, at = "", -1
-    for candidate in keywords:
-        found = rest.rfind(candidate)
-        if found > at:
-            keyword, at = candidate, found
-    return keyword, at
-
-
-def _arrows_of(kind: str) -> str:
-    arrows = {"Source": "one `-->` line", "Processor": "one `-->` and one `<--` line"}
-    return f"{arrows.get(kind, 'one `<--` line')} under a {kind}, then the next node"
-
-
-def _inline_arrows(tail: str) -> tuple[str, str | None, str | None] | None:
-    """``x) --> a <-- b`` (the condensed layout): the payload and both raw lists, or None."""
-    cuts = [i for i in (tail.find(") -->"), tail.find(") <--")) if i >= 0]
-    if not cuts:
-        return None
-    cut = min(cuts)
-    payload, arrows = tail[:cut], tail[cut + 1 :].strip(" \t")
-    successors: str | None = None
-    predecessors: str | None = None
-    if arrows.startswith("-->"):
-        left, sep, right = arrows[3:].partition(" <-- ")
-        successors = left.strip(" \t")
-        if sep:
-            predecessors = right.strip(" \t")
-    else:
-        predecessors = arrows[3:].strip(" \t")
-    return payload, successors, predecessors
-
-
-def _names(raw: str | None, declared: set[str], node: _Raw, strict: bool) -> frozenset[str]:
-    """A ``-->``/``<--`` list as a set of node names of the same sub-topology."""
-    if raw is None or raw == "none" or not raw:
-        return _EMPTY
-    names = frozenset(raw.split(", "))
-    if names <= declared:
-        return names
-    resolved = _resolve(raw, declared)
-    if resolved is not None:
-        return resolved
-    if not strict:
-        return names
-    missing = next(item for item in raw.split(", ") if item not in declared)
-    line, column = _locate(node, raw, missing)
-    raise _Located(line, column, "the name of a node of this sub-topology", _quote(missing))
-
-
-def _resolve(raw: str, declared: set[str]) -> frozenset[str] | None:
-    """Cut ``raw`` into declared names joined by ``, `` when names themselves contain ``, ``."""
-
-    @functools.cache
-    def cut(start: int) -> tuple[str, ...] | None:
-        end = raw.find(", ", start)
-        while True:
-            piece = raw[start:] if end < 0 else raw[start:end]
-            if piece in declared:
-                if end < 0:
-                    return (piece,)
-                rest = cut(end + 2)
-                if rest is not None:
-                    return (piece, *rest)
-            if end < 0:
-                return None
-            end = raw.find(", ", end + 2)
-
-    found = cut(0)
-    return None if found is None else frozenset(found)
-
-
-def _locate(node: _Raw, raw: str, item: str) -> tuple[int, int]:
-    """Line and column of ``item`` of the list ``raw`` in a node's text (error path only)."""
-    position, lines = node[6], node[7].split("\n")
-    for index in reversed(range(len(lines))):
-        at = lines[index].rfind(raw)
-        if at >= 0:
-            return position.line + index, at + raw.find(item) + 1
-    return position.line, position.column
-
-
-def _set(inner: str) -> frozenset[str]:
-    return frozenset(inner.split(", ")) if inner else _EMPTY
-
-
-def _build(raws: list[_Raw], declared: set[str], strict: bool, bare_topics: bool) -> list[Node]:
-    nodes: list[Node] = []
-    append = nodes.append
-    for raw in raws:
-        kind, keyword, name, payload, successors, predecessors, position, _ = raw
-        # the neighbour lists, inline for the common case: every name declared in the block
-        if successors is None or successors == "none":
-            after = _EMPTY
-        else:
-            after = frozenset(successors.split(", "))
-            if not after <= declared:
-                after = _names(successors, declared, raw, strict)
-        if predecessors is None or predecessors == "none":
-            before = _EMPTY
-        else:
-            before = frozenset(predecessors.split(", "))
-            if not before <= declared:
-                before = _names(predecessors, declared, raw, strict)
-        bracketed = payload[:1] == "[" and payload[-1:] == "]"
-        if kind == "Processor":
-            if not bracketed:
-                expected = "`(stores: [...])`"
-                raise _Located(position.line, position.column, expected, _quote(payload))
-            append(Processor(name, _set(payload[1:-1]), after, before, position))
-        elif kind == "Source":
-            if bracketed:
-                append(Source(name, _set(payload[1:-1]), None, after, position))
-            elif bare_topics and _TOPIC_LIST.fullmatch(payload):
-                append(Source(name, _set(payload), None, after, position))
-            else:
-                append(Source(name, _EMPTY, payload, after, position))
-        else:
-            if keyword == "(extractor class:":
-                append(Sink(name, None, payload, before, position))
-            else:
-                # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                append(Sink(name, None if payload == "null" else payload, None, before, position))
-    return nodes
 
 
 # --- structure ---------------------------------------------------------------------------------
@@ -458,20 +104,21 @@ class _Builder(Transformer[Token, Description]):
         is_global = _GLOBAL_SUFFIX in header
         nodes: list[Node] = []
         mentioned: set[str] = set()
-        fast = not is_global and all(_fast_nodes(run, nodes, mentioned) for run in children[1:])
+        runs = children[1:]
+        fast = not is_global and all(parse_nodes.fast_nodes(r, nodes, mentioned) for r in runs)
         declared = {node.name for node in nodes}
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
-            raws = [raw for run in children[1:] for raw in _split_run(run)]
+            raws = [raw for run in runs for raw in parse_nodes.split_run(run)]
             declared = {raw[2] for raw in raws}
             if len(declared) != len(raws):
                 _reject_duplicate([(raw[2], raw[6]) for raw in raws])
-            nodes = _build(raws, declared, self.strict, is_global)
+            nodes = parse_nodes.build(raws, declared, self.strict, is_global)
         position = _position(header)
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             kinds = ", ".join(node.kind for node in nodes)
             expected = "one Source and one Processor in a global-store block"
-            raise _Located(position.line, position.column, expected, kinds)
+            raise Located(position.line, position.column, expected, kinds)
         return Subtopology(int(number[1]), frozenset(nodes), is_global, position)
 
     def headless(self, children: list[Subtopology]) -> Topology:
@@ -510,7 +157,7 @@ def _reject_duplicate(named: list[tuple[str, Position]]) -> None:
     for name, where in named:
         if name in seen:
             found = f"a second node {name!r}"
-            raise _Located(where.line, where.column, "node names unique in a topology", found)
+            raise Located(where.line, where.column, "node names unique in a topology", found)
         seen.add(name)
 
 
@@ -525,7 +172,7 @@ def _topology(
         if sub.id in ids:
             where = sub.position
             expected = "sub-topology ids unique in a topology"
-            raise _Located(where.line, where.column, expected, f"a second id {sub.id}")
+            raise Located(where.line, where.column, expected, f"a second id {sub.id}")
         ids.add(sub.id)
     if len(subs) > 1 and len({n.name for sub in subs for n in sub.nodes}) != sum(
         len(sub.nodes) for sub in subs
@@ -538,8 +185,8 @@ def _topology(
 def _legacy_topics(sub: Subtopology) -> Subtopology:
     """AK 1.0 printed a source's topics without brackets: read a topic list as topics."""
     nodes = [
-        replace(node, topics=_set(node.pattern), pattern=None)
-        if isinstance(node, Source) and node.pattern and _TOPIC_LIST.fullmatch(node.pattern)
+        replace(node, topics=as_set(node.pattern), pattern=None)
+        if isinstance(node, Source) and node.pattern and TOPIC_LIST.fullmatch(node.pattern)
         else node
         for node in sub.nodes
     ]
@@ -559,11 +206,11 @@ def _legacy_global_store(token: Token) -> Subtopology:
     text = " ".join(part.strip(" \t") for part in token.split("\n") if part.strip(" \t"))
     match = _LEGACY_GLOBAL.fullmatch(text)
     if match is None:
-        raise _Located(position.line, position.column, _TERMINALS["GLOBAL_STORE"], _quote(text))
+        raise Located(position.line, position.column, _TERMINALS["GLOBAL_STORE"], quote(text))
     source, processor = match["source"], match["processor"]
     nodes: tuple[Node, ...] = (
         Source(source, frozenset({match["topic"]}), None, frozenset({processor}), position),
-        Processor(processor, frozenset({match["store"]}), _EMPTY, frozenset({source}), position),
+        Processor(processor, frozenset({match["store"]}), EMPTY, frozenset({source}), position),
     )
     return Subtopology(-1, frozenset(nodes), True, position)
 
@@ -612,7 +259,7 @@ class _LineLexer(Lexer):
                 stripped = rest.lstrip(" \t")
                 column = pos - line_start + 1 + len(rest) - len(stripped)
                 expected = _expected(_acceptable(parser_state))
-                raise _Located(line, column, expected, "an unknown line " + _quote(stripped))
+                raise Located(line, column, expected, "an unknown line " + quote(stripped))
             kind = found.lastgroup
             stop = found.end()
             if kind == "NODES" and extend_runs and text[stop - 1] == "\n" and stop < end:
@@ -684,7 +331,7 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
         finally:
             if enabled:
                 gc.enable()
-    except _Located as error:
+    except Located as error:
         raise TopologyParseError(
             path, error.line, error.column, error.expected, error.found
         ) from None
@@ -736,8 +383,8 @@ def _start(text: str) -> int:
         if headless is None:
             first = text.lstrip()
             line_no, column = _line_column(text, len(text) - len(first))
-            what = _quote(first.split("\n", 1)[0]) if first else "an empty text"
-            raise _Located(line_no, column, "a describe() text, from `Topologies:` on", what)
+            what = quote(first.split("\n", 1)[0]) if first else "an empty text"
+            raise Located(line_no, column, "a describe() text, from `Topologies:` on", what)
         start = headless.start()
     return start
 
@@ -747,6 +394,6 @@ def _lark_error(error: UnexpectedInput, text: str, path: str) -> TopologyParseEr
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         position = _position(error.token)
         first = str(error.token).split("\n", 1)[0].strip(" \t")
-        return TopologyParseError(path, position.line, position.column, expected, _quote(first))
+        return TopologyParseError(path, position.line, position.column, expected, quote(first))
     line, column = _line_column(text, len(text.rstrip()))
     return TopologyParseError(path, line, column, expected, "the end of the text")

@@ -250,12 +250,12 @@ def test_bom_in_a_str_is_ignored() -> None:
 def test_fast_and_careful_paths_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """Real output is read by one regex per node and objects built without ``__init__``; the
     careful path reads everything else. Both must give the same models, positions included."""
-    import linter.topology.parse as module
+    from linter.topology import parse_nodes
 
     paths = sorted(VARIANTS.glob("*.txt"))
     fast = [to_jsonable(parse_file(path)) for path in paths]
     fast_models = [parse_file(path) for path in paths]
-    monkeypatch.setattr(module, "_fast_nodes", lambda *_: False)
+    monkeypatch.setattr(parse_nodes, "fast_nodes", lambda *_: False)
     careful_models = [parse_file(path) for path in paths]
     assert [to_jsonable(model) for model in careful_models] == fast
     assert careful_models == fast_models
