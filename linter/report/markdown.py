@@ -26,12 +26,16 @@ def cell(text: str) -> str:
         .replace(">", "&gt;")
         .replace("|", "\\|")
         .replace("\r\n", "\n")
+        .replace("\r", "\n")  # a lone CR ends a line too (CommonMark)
         .replace("\n", "<br>")
     )
 
 
 def _code(text: str) -> str:
-    return f"`{text}`" if "`" not in text else cell(text)
+    # GFM splits table cells on `|` even inside a code span, unless it is escaped
+    if "`" in text or "\n" in text or "\r" in text:
+        return cell(text)
+    return "`" + text.replace("|", "\\|") + "`"
 
 
 def _where(f: Finding, report: Report) -> str:

@@ -3,6 +3,8 @@ deployment plan (the last thing a reader sees). ANSI colour only when asked for.
 
 from __future__ import annotations
 
+import re
+
 from linter.report.model import Report
 from rules.framework import Finding, Location, Severity
 from rules.verdict import Verdict
@@ -17,13 +19,28 @@ _COLOR = {
 }
 _RESET = "\033[0m"
 
+# Names in findings (nodes, stores, topics, paths) are untrusted: control characters would let
+# them repaint the terminal (ESC sequences, OSC 8 links, a forged line after a newline) and
+# bidi controls would reorder what is shown. They are printed as visible escapes instead.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def sanitize(text: str) -> str:
+    """``text`` with control and bidi characters shown as ``\\xNN``/``\\uNNNN`` escapes."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
 
 def _paint(text: str, key: Severity | Verdict, color: bool) -> str:
     return f"{_COLOR[key]}{text}{_RESET}" if color else text
 
 
 def _where(loc: Location) -> str:
-    where = loc.path or "<input>"
+    where = sanitize(loc.path or "<input>")
     if loc.line:
         where += f":{loc.line}"
         if loc.column:
@@ -34,15 +51,16 @@ def _where(loc: Location) -> str:
 def _finding(f: Finding, color: bool) -> list[str]:
     head = _where(f.locations[0]) + ": " if f.locations else ""
     sev = _paint(f.severity.value, f.severity, color)
-    lines = [f"{head}{sev} {f.rule} {f.name}: {f.message}"]
+    lines = [f"{head}{sev} {f.rule} {f.name}: {sanitize(f.message)}"]
     for loc in f.locations[1:]:
         lines.append(f"    {loc.side or 'also'}: {_where(loc)}")
     if f.resources:
-        lines.append("    resources: " + ", ".join(f"{r.kind} {r.name}" for r in f.resources))
+        resources = ", ".join(f"{r.kind} {r.name}" for r in f.resources)
+        lines.append("    resources: " + sanitize(resources))
     if f.remediation:
-        lines.append(f"    fix: {f.remediation}")
+        lines.append(f"    fix: {sanitize(f.remediation)}")
     if f.acknowledged is not None:
-        lines.append(f"    acknowledged: {f.acknowledged}")
+        lines.append(f"    acknowledged: {sanitize(f.acknowledged)}")
     lines.append(f"    fingerprint: {f.fingerprint}")
     return lines
 
@@ -70,7 +88,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
         out.append("Verdict: " + _paint(report.verdict.value, report.verdict, color))
     if report.plan is not None:
         out.append(f"Deployment plan: {report.plan.strategy.value}")
-        out.append(f"  why: {report.plan.why}")
+        out.append(f"  why: {sanitize(report.plan.why)}")
         for i, step in enumerate(report.plan.steps, 1):
-            out.append(f"  {i}. {step}")
+            out.append(f"  {i}. {sanitize(step)}")
     return "\n".join(out) + "\n"

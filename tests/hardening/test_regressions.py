@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,22 @@ def test_regression_native_snapshot_deep_block_nesting_raised_recursion_error(
     path.write_text("nodes:\n  " + "- " * 2_500 + "1\n", encoding="utf-8")
     with pytest.raises(ClusterInputError, match=r"snap\.yaml: nested"):
         load_snapshot(path)
+
+
+def test_regression_text_output_passed_terminal_escape_sequences_through() -> None:
+    from linter.report import render
+    from tests.hardening.test_hostile_text import hostile_report
+
+    out = render(hostile_report(("clear \x1b[2J", "osc8 \x1b]8;;https://e.example\x1b\\x")), "text")
+    assert "\x1b" not in out
+    assert "clear \\x1b[2J" in out
+
+
+def test_regression_markdown_path_with_pipe_broke_the_table() -> None:
+    from linter.report import render
+    from tests.hardening.test_hostile_text import hostile_report
+
+    out = render(hostile_report(("a | b", "c\nd")), "markdown")
+    rows = [line for line in out.splitlines() if line.startswith("| error")]
+    assert rows
+    assert all(len(re.split(r"(?<!\\)\|", row.strip())) == 7 for row in rows), rows
