@@ -44,7 +44,6 @@ def quote(text: str, limit: int = 60) -> str:
 # once per node on the hot path.
 Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
 
-# All nodes of a run, as real output prints them (greedy `.*`: the payload is the last group).
 # Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
 # space-indented. Anything else does not match, and the careful path reads the block.
 _FAST_NODES = re.compile(
