@@ -28,7 +28,7 @@ from linter.fleet.inputs import (
     split_path,
     version_of,
 )
-from linter.fleet.lineage import edges, judge, slice_graph, slice_keys
+from linter.fleet.lineage import APPLICATION_ID, TOPIC, edges, judge, restrict, slice_graph
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
 from rules.fleet.graph import AppFacts, PartitionChange
@@ -226,31 +226,83 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
 
 APP, FINDING, FACTS, EDGE = 0, 1, 2, 3
 
+FACTS_SCHEMA = (
+    "app_id string, application_id string, version string, upgrade string, "
+    "produces array<string>, consumes array<string>, stateful_on array<string>, "
+    "key_changes array<string>, internal array<string>"
+)
+
+
+def _struct(ddl: str) -> str:
+    return "struct<" + ", ".join(f.strip().replace(" ", ":", 1) for f in ddl.split(",")) + ">"
+
+
+# One Python pass writes every kind of row into one wide table (one column per kind, the others
+# null); the JVM then caches it and splits it, so nothing is unpickled twice.
+SCANNED_SCHEMA = (
+    f"kind int, finding {_struct(FINDINGS_SCHEMA)}, app {_struct(APP_ROW_SCHEMA)}, "
+    f"facts {_struct(FACTS_SCHEMA)}"
+)
+JUDGED_SCHEMA = f"kind int, finding {_struct(FINDINGS_SCHEMA)}, edge {_struct(EDGES_SCHEMA)}"
+
+_SETS = ("produces", "consumes", "stateful_on", "key_changes", "internal")
+
+
+def _facts_tuple(f: AppFacts) -> tuple[Any, ...]:
+    return (
+        f.app_id, f.application_id, f.version, f.upgrade,
+        *(sorted(getattr(f, name)) for name in _SETS),
+    )  # fmt: skip
+
+
+def _facts_of(row: Any) -> AppFacts:
+    return AppFacts(
+        app_id=row["app_id"], application_id=row["application_id"], version=row["version"],
+        upgrade=row["upgrade"], **{name: frozenset(row[name] or ()) for name in _SETS},
+    )  # fmt: skip
+
 
 def _scan(settings: Settings) -> Callable[[tuple[str, list[Version]]], Iterator[tuple[Any, ...]]]:
     def run(item: tuple[str, list[Version]]) -> Iterator[tuple[Any, ...]]:
         app_id, versions = item
         result = scan_app(app_id, versions, settings)
-        yield (APP, result.app.as_tuple())
+        yield (APP, None, result.app.as_tuple(), None)
         for row in result.findings:
-            yield (FINDING, row.as_tuple())
+            yield (FINDING, row.as_tuple(), None, None)
         if result.facts is not None:
-            yield (FACTS, result.facts)
+            yield (FACTS, None, None, _facts_tuple(result.facts))
 
     return run
 
 
 def _judge(
     settings: Settings, changes: tuple[PartitionChange, ...]
-) -> Callable[[tuple[str, Iterable[AppFacts]]], Iterator[tuple[Any, ...]]]:
-    def run(item: tuple[str, Iterable[AppFacts]]) -> Iterator[tuple[Any, ...]]:
-        graph = slice_graph(item[0], item[1], changes)
-        for row in judge(graph, settings):
-            yield (FINDING, row.as_tuple())
+) -> Callable[[Any], Iterator[tuple[Any, ...]]]:
+    def run(row: Any) -> Iterator[tuple[Any, ...]]:
+        key = row["key"]
+        graph = slice_graph(key, (restrict(key, _facts_of(f)) for f in row["apps"]), changes)
+        for finding in judge(graph, settings):
+            yield (FINDING, finding.as_tuple(), None)
         for e in edges(graph):
-            yield (EDGE, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change, e.risky))
+            yield (EDGE, None, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change,
+                                e.risky))  # fmt: skip
 
     return run
+
+
+def slices(facts: DataFrame) -> DataFrame:
+    """``(key, apps)``: every slice key (``t:<topic>``, ``a:<application.id>``) with the facts of
+    the apps in it (cut down to the slice in Python, by :func:`restrict`)."""
+    from pyspark.sql import functions as F
+
+    topics = F.array_distinct(F.concat(*(F.col(c) for c in ("produces", "consumes",
+                                                            "key_changes", "internal"))))
+    keys = F.concat(
+        F.transform(topics, lambda t: F.concat(F.lit(f"{TOPIC}:"), t)),
+        F.array(F.concat(F.lit(f"{APPLICATION_ID}:"), F.col("application_id"))),
+    )  # fmt: skip
+    exploded = facts.select(F.explode(keys).alias("key"), F.struct(*facts.columns).alias("f"))
+    return exploded.groupBy("key").agg(F.collect_list("f").alias("apps"))
 
 
 @dataclass
@@ -263,6 +315,7 @@ class ScanResult:
 
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
     from pyspark import StorageLevel
+    from pyspark.sql import functions as F
 
     from linter.fleet.outputs import summarize, write_tables
 
@@ -275,22 +328,20 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     settings, changes = options.settings, options.changes
 
     apps = read_versions(spark, options.input, options.input_format, partitions)
-    scanned = apps.flatMap(_scan(settings)).persist(StorageLevel.MEMORY_AND_DISK)
-    facts = scanned.filter(lambda r: r[0] == FACTS).map(lambda r: r[1])
-    slices = facts.flatMap(slice_keys).groupByKey(partitions)
-    judged = slices.flatMap(_judge(settings, changes)).persist(StorageLevel.MEMORY_AND_DISK)
-
-    own = scanned.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
-    fleet = judged.filter(lambda r: r[0] == FINDING).map(lambda r: r[1])
-    findings = spark.createDataFrame(own.union(fleet), FINDINGS_SCHEMA, verifySchema=False)
-    app_rows = spark.createDataFrame(
-        scanned.filter(lambda r: r[0] == APP).map(lambda r: r[1]),
-        APP_ROW_SCHEMA,
-        verifySchema=False,
-    )
-    edge_rows = spark.createDataFrame(
-        judged.filter(lambda r: r[0] == EDGE).map(lambda r: r[1]), EDGES_SCHEMA, verifySchema=False
-    )
+    scanned = spark.createDataFrame(
+        apps.flatMap(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    kind = F.col("kind")
+    facts = scanned.where(kind == FACTS).select("facts.*")
+    judged = spark.createDataFrame(
+        slices(facts).rdd.flatMap(_judge(settings, changes)), JUDGED_SCHEMA, verifySchema=False
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    findings = (
+        scanned.where(kind == FINDING).select("finding.*")
+        .unionByName(judged.where(kind == FINDING).select("finding.*"))
+    )  # fmt: skip
+    app_rows = scanned.where(kind == APP).select("app.*")
+    edge_rows = judged.where(kind == EDGE).select("edge.*")
     with _progress(spark, log, options.progress):
         tables = write_tables(findings, app_rows, edge_rows, options.out)
         log(f"tables written to {options.out} ({time.monotonic() - started:.1f} s)")

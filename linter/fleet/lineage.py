@@ -123,8 +123,16 @@ TOPIC, APPLICATION_ID = "t", "a"
 def slice_keys(facts: AppFacts) -> Iterator[tuple[str, AppFacts]]:
     """``(slice key, facts restricted to it)`` for every slice the app belongs to."""
     for topic in sorted(facts.topics):
-        yield f"{TOPIC}:{topic}", facts.only(frozenset({topic}))
-    yield f"{APPLICATION_ID}:{facts.application_id}", facts.only(frozenset())
+        key = f"{TOPIC}:{topic}"
+        yield key, restrict(key, facts)
+    key = f"{APPLICATION_ID}:{facts.application_id}"
+    yield key, restrict(key, facts)
+
+
+def restrict(key: str, facts: AppFacts) -> AppFacts:
+    """An app's facts as the slice ``key`` sees them: one topic, or none (application ids)."""
+    kind, _, name = key.partition(":")
+    return facts.only(frozenset({name}) if kind == TOPIC else frozenset())
 
 
 def slice_graph(
