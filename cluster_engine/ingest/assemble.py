@@ -8,10 +8,13 @@ rather than the cluster's state (feature updates, version mapping, ``--generate`
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest.api_versions import ApiVersionsOutput
@@ -90,9 +93,18 @@ def assemble_dir(directory: Path) -> Snapshot:
 
 def assemble(sections: Iterable[Section]) -> Snapshot:
     builder = _Builder()
+    paths: list[str] = []
     for section in sections:
         builder.add(section)
-    return builder.build()
+        paths.append(section.path)
+    try:
+        return builder.build()
+    except ValidationError as error:  # a value no cluster can have, that no reader caught
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        source = os.path.commonpath(paths) if paths else "<captures>"
+        message = f"impossible value in the assembled snapshot: {where}: {first['msg']}"
+        raise ClusterInputError(source, None, message) from None
 
 
 class _Builder:

@@ -115,11 +115,14 @@ def int_list(path: str, line: Line, text: str, what: str) -> tuple[int, ...]:
     if not text:
         return ()
     try:
-        return tuple(int(x) for x in text.split(","))
+        ids = tuple(int(x) for x in text.split(","))
     except ValueError:
+        ids = (-1,)
+    if min(ids) < 0:
         raise ClusterInputError(
             path, line.number, f"{what}: expected comma-separated broker ids, got {text!r}"
-        ) from None
+        )
+    return ids
 
 
 def to_int(path: str, line: Line, text: str, what: str) -> int:

@@ -183,3 +183,12 @@ def test_regression_markdown_path_with_pipe_broke_the_table() -> None:
     rows = [line for line in out.splitlines() if line.startswith("| error")]
     assert rows
     assert all(len(re.split(r"(?<!\\)\|", row.strip())) == 7 for row in rows), rows
+
+
+def test_regression_negative_broker_id_in_isr_raised_validation_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_text(CAPTURE.replace("Isr: 1", "Isr: 1,-1"), encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"topics\.txt:2: Isr"):
+        load_snapshot(path)
