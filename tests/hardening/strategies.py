@@ -33,8 +33,10 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from hypothesis import strategies as st
 
@@ -390,3 +392,134 @@ def _block_text(sub: Subtopology, order: Shuffle) -> str:
 def _topology_text(topology: Topology, order: Shuffle) -> str:
     header = "Topologies:\n " if topology.name is None else f"Topology: {topology.name}:\n "
     return header + "".join("  " + _block_text(b, order) for b in topology.subtopologies)
+
+
+# --- edits: a plausible next version of a model ------------------------------------------
+
+_INDEX = re.compile(r"(?<=-)(\d{10,})$")
+
+
+def _rename(sub: Subtopology, old: str, new: str) -> Subtopology:
+    def swap(names: frozenset[str]) -> frozenset[str]:
+        return frozenset(new if n == old else n for n in names)
+
+    nodes: list[Node] = []
+    for n in sub.nodes:
+        name = new if n.name == old else n.name
+        if isinstance(n, Source):
+            nodes.append(replace(n, name=name, successors=swap(n.successors)))
+        elif isinstance(n, Processor):
+            nodes.append(
+                replace(
+                    n, name=name, successors=swap(n.successors), predecessors=swap(n.predecessors)
+                )
+            )
+        else:
+            nodes.append(replace(n, name=name, predecessors=swap(n.predecessors)))
+    return replace(sub, nodes=frozenset(nodes))
+
+
+def shift_indices(topology: Topology, by: int) -> Topology:
+    """What inserting an operator early in a DSL app does: every generated index moves."""
+
+    def shift(name: str) -> str:
+        return _INDEX.sub(lambda m: f"{int(m.group()) + by:0{len(m.group())}d}", name)
+
+    subs: list[Subtopology] = []
+    for sub in topology.subtopologies:
+        for node in list(sub.nodes):
+            if shift(node.name) != node.name:
+                sub = _rename(sub, node.name, shift(node.name))
+        nodes = frozenset(
+            replace(n, stores=frozenset(shift(s) for s in n.stores))
+            if isinstance(n, Processor)
+            else n
+            for n in sub.nodes
+        )
+        subs.append(replace(sub, nodes=nodes))
+    return replace(topology, subtopologies=tuple(subs))
+
+
+def edit(description: Description, rng: random.Random) -> Description:
+    """One change a developer might make, applied to a random topology of ``description``:
+    generated indices shift, a store or node is renamed, a leaf node or the last sub-topology
+    is removed, a source reads other topics. The result is still a valid, printable model."""
+    topologies = list(description.topologies)
+    candidates = [i for i, t in enumerate(topologies) if t.subtopologies]
+    if not candidates:
+        return description
+    i = rng.choice(candidates)
+    topology = topologies[i]
+    subs = list(topology.subtopologies)
+    j = rng.randrange(len(subs))
+    sub = subs[j]
+    kind = rng.choice(("shift", "store", "node", "leaf", "drop", "topics"))
+    if kind == "shift":
+        topologies[i] = shift_indices(topology, rng.choice((1, 2)))
+        return replace(description, topologies=tuple(topologies))
+    if kind == "drop" and len(subs) > 1:
+        topologies[i] = replace(topology, subtopologies=tuple(subs[:-1]))
+        return replace(description, topologies=tuple(topologies))
+    nodes = sorted(sub.nodes, key=lambda n: n.name)
+    if kind == "store" and sub.stores:
+        old = rng.choice(sorted(sub.stores))
+        new = old + "-v2"
+        sub = replace(
+            sub,
+            nodes=frozenset(
+                replace(n, stores=frozenset(new if s == old else s for s in n.stores))
+                if isinstance(n, Processor)
+                else n
+                for n in sub.nodes
+            ),
+        )
+    elif kind == "node":
+        old = rng.choice(nodes).name
+        taken = {n.name for _, n in topology.nodes()}
+        new = old + "-renamed"
+        if new not in taken:
+            sub = _rename(sub, old, new)
+    elif kind == "leaf" and not sub.is_global:
+        by_name = {n.name: n for n in nodes}
+        # a leaf whose removal would leave a Source with no successor would split the block,
+        # which Kafka would print as two sub-topologies
+        leaves = [
+            n
+            for n in nodes
+            if not n.successors
+            and not isinstance(n, Source)
+            and all(
+                not isinstance(by_name.get(p), Source) or len(by_name[p].successors) > 1
+                for p in n.predecessors
+            )
+        ]
+        if leaves:
+            gone = rng.choice(leaves).name
+            kept: list[Node] = []
+            for n in sub.nodes:
+                if n.name == gone:
+                    continue
+                if isinstance(n, Source | Processor) and gone in n.successors:
+                    n = replace(n, successors=n.successors - {gone})
+                kept.append(n)
+            sub = replace(sub, nodes=frozenset(kept))
+    elif kind == "topics":
+        sources = [n for n in nodes if isinstance(n, Source) and n.pattern is None]
+        if sources:
+            victim = rng.choice(sources)
+            moved = replace(victim, topics=frozenset({*victim.topics, "new-input"}))
+            sub = replace(sub, nodes=(sub.nodes - {victim}) | {moved})
+    subs[j] = sub
+    topologies[i] = replace(topology, subtopologies=tuple(subs))
+    return replace(description, topologies=tuple(topologies))
+
+
+@st.composite
+def versions(draw: st.DrawFn) -> tuple[Description, Description]:
+    """A model and a next version of it (one to three edits)."""
+    before = draw(descriptions())
+    rng = draw(st.randoms(use_true_random=False))
+    after = before
+    for _ in range(rng.randint(1, 3)):
+        after = edit(after, rng)
+    return before, after
