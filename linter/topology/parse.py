@@ -351,6 +351,11 @@ def decode(data: bytes, path: str = "<bytes>") -> str:
     """Decode a describe() file; undecodable bytes are a located :class:`TopologyParseError`."""
     utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
     encoding = "utf-16" if utf16 else "utf-8-sig"
+    sample = data[:64]
+    if not utf16 and len(sample) >= 4 and sample.count(0) * 3 >= len(sample):
+        # every other byte NUL: UTF-16 saved without a BOM; say so rather than "a NUL character"
+        expected = "UTF-8 text, or UTF-16 with a byte-order mark"
+        raise TopologyParseError(path, 1, 1, expected, "UTF-16 without a byte-order mark")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:

@@ -192,3 +192,13 @@ def test_regression_negative_broker_id_in_isr_raised_validation_error(tmp_path: 
     path.write_text(CAPTURE.replace("Isr: 1", "Isr: 1,-1"), encoding="utf-8")
     with pytest.raises(ClusterInputError, match=r"topics\.txt:2: Isr"):
         load_snapshot(path)
+
+
+def test_regression_topology_utf16_without_bom_reported_a_nul_character(tmp_path: Path) -> None:
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse_file
+
+    path = tmp_path / "t.txt"
+    path.write_bytes("Topologies:\n   Sub-topology: 0\n".encode("utf-16-le"))
+    with pytest.raises(TopologyParseError, match=r"t\.txt:1:1: .*UTF-16 without a byte-order mark"):
+        parse_file(path)
