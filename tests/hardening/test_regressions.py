@@ -202,3 +202,16 @@ def test_regression_topology_utf16_without_bom_reported_a_nul_character(tmp_path
     path.write_bytes("Topologies:\n   Sub-topology: 0\n".encode("utf-16-le"))
     with pytest.raises(TopologyParseError, match=r"t\.txt:1:1: .*UTF-16 without a byte-order mark"):
         parse_file(path)
+
+
+def test_regression_topology_long_line_of_repeated_nodes_was_quadratic() -> None:
+    # 256 KB on one line took 20 s (a regex retried at every `Source:`), 1 MB minutes. The limit
+    # is a hang guard far above the real cost (milliseconds), not a timing assertion.
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse
+    from tests.hardening.fuzzing import time_limit
+
+    unit = "    Source: KSTREAM-SOURCE-0000000000 (topics: [one"
+    text = "Topologies:\n   Sub-topology: 0\n" + unit * 20_000
+    with time_limit(30), pytest.raises(TopologyParseError, match=r"x\.txt:3:"):
+        parse(text, "x.txt")
