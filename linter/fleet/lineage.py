@@ -171,8 +171,10 @@ class Edge:
 def edges(graph: FleetGraph) -> Iterator[Edge]:
     """App-to-app edges through a topic, sorted by topic, upstream, downstream."""
     for topic in graph.topics():
-        ups = [a for a in graph.apps if topic in a.produces or topic in a.key_changes]
-        downs = graph.consumers(topic)
+        use = graph.use(topic)
+        ups = sorted({a.app_id: a for a in use.producers + use.key_changers}.values(),
+                     key=lambda a: a.app_id)  # fmt: skip
+        downs = use.consumers
         for up in ups:
             for down in downs:
                 if up.app_id != down.app_id:

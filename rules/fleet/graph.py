@@ -9,7 +9,7 @@ findings as the whole graph.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 
@@ -66,39 +66,76 @@ class PartitionChange:
 
 
 @dataclass(frozen=True, slots=True)
+class TopicUse:
+    """Who does what with one topic (apps in ``app_id`` order)."""
+
+    producers: tuple[AppFacts, ...] = ()
+    consumers: tuple[AppFacts, ...] = ()
+    owners: tuple[AppFacts, ...] = ()  # the topic is one of their internal topics
+    key_changers: tuple[AppFacts, ...] = ()
+    stateful: tuple[AppFacts, ...] = ()  # consumers keeping state on it
+
+
+@dataclass(frozen=True)
 class FleetGraph:
     """Apps (sorted by ``app_id``) and the cluster plan's partition changes.
 
     ``view`` says what a slice is about: ``topics`` (the apps touching some topics, facts
     restricted to them), ``application-ids`` (apps grouped by id, no topics) or ``all``; rules ask
     through :meth:`topics` and :meth:`by_application_id`, so each question is answered in exactly
-    one kind of slice.
+    one kind of slice. The topic index is built once, so every query is a lookup.
     """
 
     apps: tuple[AppFacts, ...]
     partition_changes: tuple[PartitionChange, ...] = ()
     view: Literal["all", "topics", "application-ids"] = "all"
+    _index: dict[str, TopicUse] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        lists: dict[str, tuple[list[AppFacts], ...]] = {}
+        for app in sorted(self.apps, key=lambda a: a.app_id):
+            for topic in app.topics:
+                use = lists.setdefault(topic, ([], [], [], [], []))
+                for i, topics in enumerate(
+                    (app.produces, app.consumes, app.internal, app.key_changes, app.stateful_on)
+                ):
+                    if topic in topics:
+                        use[i].append(app)
+        index = {t: TopicUse(*(tuple(x) for x in use)) for t, use in lists.items()}
+        object.__setattr__(self, "_index", index)
 
     def topics(self) -> list[str]:
         if self.view == "application-ids":
             return []
-        return sorted({t for app in self.apps for t in app.topics})
+        return sorted(self._index)
+
+    def use(self, topic: str) -> TopicUse:
+        return self._index.get(topic, _UNUSED)
 
     def producers(self, topic: str) -> list[AppFacts]:
-        return [a for a in self.apps if topic in a.produces]
+        return list(self.use(topic).producers)
 
     def consumers(self, topic: str) -> list[AppFacts]:
-        return [a for a in self.apps if topic in a.consumes]
+        return list(self.use(topic).consumers)
 
     def owners(self, topic: str) -> list[AppFacts]:
         """Apps for which ``topic`` is one of their own internal topics."""
-        return [a for a in self.apps if topic in a.internal]
+        return list(self.use(topic).owners)
+
+    def key_changers(self, topic: str) -> list[AppFacts]:
+        return list(self.use(topic).key_changers)
+
+    def stateful_readers(self, topic: str) -> list[AppFacts]:
+        return list(self.use(topic).stateful)
 
     def by_application_id(self) -> Iterator[tuple[str, list[AppFacts]]]:
         if self.view == "topics":
             return
         groups: dict[str, list[AppFacts]] = {}
-        for app in self.apps:
+        for app in sorted(self.apps, key=lambda a: a.app_id):
             groups.setdefault(app.application_id, []).append(app)
         for application_id in sorted(groups):
             yield application_id, groups[application_id]
+
+
+_UNUSED = TopicUse()

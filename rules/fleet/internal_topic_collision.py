@@ -51,7 +51,8 @@ def internal_topic_collision(graph: FleetGraph) -> Iterator[Hit]:
         owners = graph.owners(topic)
         writers = [a for a in graph.producers(topic) if topic not in a.internal]
         involved = {a.app_id: a for a in owners + writers}
-        if not owners or len(involved) < 2 or len({a.application_id for a in involved.values()}) < 2:
+        ids = {a.application_id for a in involved.values()}
+        if not owners or len(involved) < 2 or len(ids) < 2:
             continue  # one app, or one application.id (reported once, above)
         apps = [involved[k] for k in sorted(involved)]
         how = "write to" if writers else "own"

@@ -41,10 +41,10 @@ def partitions_added_stateful(graph: FleetGraph) -> Iterator[Hit]:
             if change.before is not None
             else f"to {change.partitions}"
         )
-        for app in graph.apps:
+        use = graph.use(change.topic)
+        for app in sorted({a.app_id: a for a in use.stateful + use.owners}.values(),
+                          key=lambda a: a.app_id):  # fmt: skip
             internal = change.topic in app.internal
-            if change.topic not in app.stateful_on and not internal:
-                continue
             what = f"an internal topic of {app.app_id}" if internal else (
                 f"{app.app_id} keeps state on it"
             )

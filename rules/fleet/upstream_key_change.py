@@ -35,8 +35,8 @@ def upstream_key_change(graph: FleetGraph) -> Iterator[Hit]:
     time; never change the key of a topic in place.
     """
     for topic in graph.topics():
-        changed = [a for a in graph.apps if topic in a.key_changes]
-        readers = [a for a in graph.apps if topic in a.stateful_on]
+        changed = graph.key_changers(topic)
+        readers = graph.stateful_readers(topic)
         for up in changed:
             for down in readers:
                 if down.app_id == up.app_id:
