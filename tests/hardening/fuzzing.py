@@ -347,7 +347,10 @@ TARGETS: dict[str, Target] = {
     "snapshot": Target("snapshot", _snapshot_seeds, _load_capture, cluster_located, ".yaml"),
     "plan": Target("plan", _plan_seeds, _load_plan, cluster_located, ".yaml"),
     "streams-config": Target(
-        "streams-config", _properties_seeds, _load_properties, streams_config_located,
+        "streams-config",
+        _properties_seeds,
+        _load_properties,
+        streams_config_located,
         ".properties",
     ),
 }
@@ -389,8 +392,8 @@ class Failure:
 def signature(error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     ours = [f for f in frames if _ours(f.filename)]
-    frame = (ours or frames or [None])[-1]
-    where = "?" if frame is None else f"{_short(frame.filename)}:{frame.name}"
+    chosen = ours or list(frames)
+    where = f"{_short(chosen[-1].filename)}:{chosen[-1].name}" if chosen else "?"
     return f"{type(error).__name__} @ {where}"
 
 

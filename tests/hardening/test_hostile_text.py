@@ -13,8 +13,8 @@ import pytest
 
 from linter.report import render
 from linter.report.model import Report, Summary
-from rules.framework import Finding, Impact, Location, Resource, Severity
-from rules.verdict import DeploymentPlan, DeployStrategy, Verdict
+from rules.framework import DeployStrategy, Finding, Impact, Location, Resource, Severity
+from rules.verdict import DeploymentPlan, Verdict
 
 HOSTILE = (
     "<script>alert(1)</script>",
@@ -47,7 +47,7 @@ def _finding(i: int, text: str) -> Finding:
             Location(path=f"dir/{text}.txt", line=3, column=5, side="after"),
             Location(path=f"old/{text}.txt", line=4, side="before"),
         ),
-        remediation=f"Use Materialized.as(\"{text}\")",
+        remediation=f'Use Materialized.as("{text}")',
         fingerprint=f"{i:016x}",
         steps=(f"drain {text}",),
         step=i,
