@@ -153,3 +153,65 @@ def test_html_shows_hostile_names_as_text() -> None:
     assert "<script>alert(1)</script>" not in out
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out or "\\u003cscript\\u003e" in out
     assert "javascript:alert(1)" not in re.findall(r'href="([^"]*)"', out)
+
+
+EVIL_PROC = "proc \x1b[2J\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ (v2)"
+EVIL_SOURCE = 'src <b>&amp; "q" `t`'
+EVIL_STORE = "<img src=x onerror=alert(1)>"
+HOSTILE_TOPOLOGY = f"""Topologies:
+   Sub-topology: 0
+    Source: {EVIL_SOURCE} (topics: [in])
+      --> {EVIL_PROC}
+    Processor: {EVIL_PROC} (stores: [{EVIL_STORE}, KSTREAM-AGGREGATE-STATE-STORE-0000000001, st|ore \u202eevil])
+      --> KSTREAM-SINK-0000000002
+      <-- {EVIL_SOURCE}
+    Sink: KSTREAM-SINK-0000000002 (extractor class: com.x.Router$$Lambda/0x1@2 <script>alert(1)</script>)
+      <-- {EVIL_PROC}
+
+  Sub-topology: 1
+    Source: KSTREAM-SOURCE-0000000003 (topics: in-(a|b)*\\n[x]{{2,}})
+      --> KSTREAM-AGGREGATE-0000000004
+    Processor: KSTREAM-AGGREGATE-0000000004 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000005])
+      --> none
+      <-- KSTREAM-SOURCE-0000000003
+
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "markdown", "html"])
+def test_hostile_names_from_a_real_describe_text_through_lint_and_diff(
+    fmt: str, tmp_path: Path
+) -> None:
+    """The same checks, end to end: parsed names with ESC sequences, OSC 8 links, HTML, quotes,
+    backticks, pipes, bidi overrides and a regex, through the rules and the CLI."""
+    from click.testing import CliRunner
+
+    from linter.cli import ksafe
+
+    before = tmp_path / "before.txt"
+    before.write_text(HOSTILE_TOPOLOGY, encoding="utf-8")
+    after = tmp_path / "after.txt"
+    # the next version: every generated index shifted, the hostile store renamed
+    after.write_text(
+        HOSTILE_TOPOLOGY.replace("000000000", "100000000").replace(EVIL_STORE, EVIL_STORE + "2"),
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    for args in (
+        ["lint", str(before), "--format", fmt],
+        ["diff", str(before), str(after), "--format", fmt],
+    ):
+        result = runner.invoke(ksafe, args)
+        assert result.exit_code in (0, 1), result.output
+        out = result.stdout
+        assert out.strip()
+        if fmt == "text":
+            assert not _UNSAFE_CHARS.findall(out), sorted(set(_UNSAFE_CHARS.findall(out)))
+        elif fmt in ("json", "sarif"):
+            json.loads(out)
+        elif fmt == "markdown":
+            for row in (line for line in out.splitlines() if line.startswith("|")):
+                assert len(_cells(row)) == 5, row
+        elif fmt == "html":
+            assert EVIL_STORE not in out
+            assert "<script>alert(1)</script>" not in out
