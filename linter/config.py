@@ -132,7 +132,8 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def _has_ksafe_table(pyproject: Path) -> bool:
-    text = pyproject.read_text(encoding="utf-8")
+    # undecodable bytes are load_config's to report (located) if the table is there
+    text = pyproject.read_bytes().decode("utf-8", errors="replace")
     if "tool.ksafe" not in text and "ksafe" not in text:
         return False
     try:
@@ -147,8 +148,18 @@ def load_config(path: Path | None = None, *, start: Path | None = None) -> Confi
     found = path if path is not None else find_config(start)
     if found is None:
         return Config(root=(start or Path.cwd()).resolve())
-    text = found.read_text(encoding="utf-8")
-    return parse_config(text, found if path is not None else _shown(found))
+    shown = found if path is not None else _shown(found)
+    return parse_config(_decode(found.read_bytes(), shown), shown)
+
+
+def _decode(data: bytes, path: Path) -> str:
+    """TOML is UTF-8 (a BOM is tolerated); anything else is a located :class:`ConfigError`."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        found = f"byte 0x{data[error.start]:02x}"
+        raise ConfigError(path, line, f"{found} is not UTF-8; TOML files are UTF-8") from None
 
 
 def _shown(path: Path) -> Path:

@@ -215,3 +215,21 @@ def test_regression_topology_long_line_of_repeated_nodes_was_quadratic() -> None
     text = "Topologies:\n   Sub-topology: 0\n" + unit * 20_000
     with time_limit(30), pytest.raises(TopologyParseError, match=r"x\.txt:3:"):
         parse(text, "x.txt")
+
+
+@pytest.mark.parametrize("name", ["ksafe.toml", "pyproject.toml"])
+def test_regression_config_not_utf8_raised_unicode_decode_error(tmp_path: Path, name: str) -> None:
+    # a discovered pyproject.toml in any parent folder made every command crash
+    from linter.config import ConfigError, load_config
+
+    (tmp_path / name).write_bytes(b'[tool.ksafe]\nfail-on = "warning"\n# caf\xe9\n')
+    with pytest.raises(ConfigError, match=rf"{name}:3: .*UTF-8"):
+        load_config(start=tmp_path)
+
+
+def test_regression_config_utf16_is_a_located_error(tmp_path: Path) -> None:
+    from linter.config import ConfigError, load_config
+
+    (tmp_path / "ksafe.toml").write_bytes('fail-on = "warning"\n'.encode("utf-16"))
+    with pytest.raises(ConfigError, match=r"ksafe\.toml:1: .*UTF-8"):
+        load_config(start=tmp_path)
