@@ -138,7 +138,7 @@ def _has_ksafe_table(pyproject: Path) -> bool:
         return False
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return False
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
@@ -178,6 +178,8 @@ def parse_config(text: str, path: Path) -> Config:
     except tomllib.TOMLDecodeError as error:
         line = _toml_error_line(str(error), text)
         raise ConfigError(path, line, f"invalid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ConfigError(path, None, "invalid TOML: nested too deeply to read") from None
     prefix: tuple[str, ...] = ()
     if path.name == "pyproject.toml":
         prefix = ("tool", "ksafe")

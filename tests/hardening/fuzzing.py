@@ -341,11 +341,59 @@ def streams_config_located(error: BaseException) -> bool:
     )
 
 
+_CONFIG = b"""\
+select = ["KS201", "store-removed"]
+ignore = ["generated-processor-name"]
+fail-on = "warning"
+application-id = "shop"
+snapshot = "cluster/prod.json"
+
+[severity]
+store-renamed = "error"
+ks103 = "info"
+
+[[paths]]
+path = "topology/orders-*.txt"
+application-id = "orders"
+properties = "config/orders.properties"
+
+[[acknowledgements]]
+fingerprint = "9c1d0e6f2a3b4c5d"
+reason = "rebuilt during the migration"
+expires = 2026-09-30
+
+[[acknowledgements]]
+rule = "store-removed"
+resource = "counts"
+path = "topology/*.txt"
+reason = "known"
+"""
+
+
+def _config_seeds() -> list[bytes]:
+    return [_CONFIG, b"[tool.ksafe]\n" + _CONFIG.replace(b"\n[", b"\n[tool.ksafe.")]
+
+
+def _load_config(path: Path) -> object:
+    from linter.config import load_config
+
+    if path.name != "ksafe.toml":  # discovery reads ksafe.toml by name
+        path = path.rename(path.with_name("ksafe.toml"))
+    return load_config(path)
+
+
+def config_located(error: BaseException) -> bool:
+    from linter.config import ConfigError
+
+    return isinstance(error, ConfigError) and str(error).startswith(f"{error.path}")
+
+
 TARGETS: dict[str, Target] = {
     "topology": Target("topology", _topology_seeds, _load_topology, topology_located),
     "cluster-output": Target("cluster-output", _cli_seeds, _load_capture, cluster_located),
     "snapshot": Target("snapshot", _snapshot_seeds, _load_capture, cluster_located, ".yaml"),
     "plan": Target("plan", _plan_seeds, _load_plan, cluster_located, ".yaml"),
+    "config": Target("config", _config_seeds, _load_config, config_located, ".toml"),
     "streams-config": Target(
         "streams-config",
         _properties_seeds,

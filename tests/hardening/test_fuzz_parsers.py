@@ -15,7 +15,14 @@ from tests.hardening.fuzzing import TARGETS, Failure, fuzz
 
 SCALE = float(os.environ.get("KSAFE_FUZZ_SCALE", "1"))
 # Cases per target in CI: together a few seconds on two cores.
-CASES = {"topology": 1500, "plan": 150, "cluster-output": 600, "snapshot": 300}
+CASES = {
+    "topology": 3000,
+    "plan": 300,
+    "cluster-output": 1000,
+    "snapshot": 80,
+    "streams-config": 1000,
+    "config": 800,
+}
 
 
 def _report(failures: list[Failure], workdir: Path) -> str:

@@ -233,3 +233,15 @@ def test_regression_config_utf16_is_a_located_error(tmp_path: Path) -> None:
     (tmp_path / "ksafe.toml").write_bytes('fail-on = "warning"\n'.encode("utf-16"))
     with pytest.raises(ConfigError, match=r"ksafe\.toml:1: .*UTF-8"):
         load_config(start=tmp_path)
+
+
+@pytest.mark.parametrize("name", ["ksafe.toml", "pyproject.toml"])
+def test_regression_config_deep_nesting_raised_recursion_error(tmp_path: Path, name: str) -> None:
+    from linter.config import ConfigError, find_config, load_config
+
+    (tmp_path / name).write_text("[tool.ksafe]\nselect = " + "[" * 5_000 + "\n", encoding="utf-8")
+    if name == "pyproject.toml":  # discovery skips a pyproject.toml it cannot read as TOML
+        assert find_config(tmp_path) is None
+        return
+    with pytest.raises(ConfigError, match=r"ksafe\.toml: .*nested"):
+        load_config(start=tmp_path)
