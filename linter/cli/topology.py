@@ -36,6 +36,12 @@ def parse_command(files: tuple[Path, ...], fmt: str, output: Path | None) -> Non
         text = json.dumps(payload[0] if len(payload) == 1 else payload, indent=2)
     else:
         text = "".join(render(m) for m in models)
+        if output is None and sys.stdout.isatty():
+            # Names are printed verbatim into files (the text must parse again), but escaped on
+            # a terminal: an ESC sequence in a Processor-API name would repaint the screen.
+            from linter.report.text import sanitize
+
+            text = "\n".join(sanitize(line) for line in text.split("\n"))
     write_output(text, output)
 
 
