@@ -42,7 +42,11 @@ class KsafeGroup(click.Group):
         try:
             return super().invoke(ctx)
         except USER_ERRORS as error:
-            click.echo(f"ksafe: {_describe(error)}", err=True)
+            # messages quote the input (file names, values read from captures): escape its
+            # control characters so they cannot repaint the terminal
+            from linter.report.text import sanitize
+
+            click.echo(f"ksafe: {sanitize(_describe(error))}", err=True)
             ctx.exit(EXIT_USAGE)
 
 

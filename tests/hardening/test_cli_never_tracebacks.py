@@ -7,6 +7,7 @@ Each case is a seed mutated by the fuzzer, run through click's CliRunner in an e
 from __future__ import annotations
 
 import json
+import re
 import random
 import shutil
 import tempfile
@@ -24,6 +25,7 @@ from linter.topology.render import render
 from tests.hardening.fuzzing import ROOT, TARGETS, mutate
 from tests.hardening.strategies import versions
 
+_UNSAFE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 FORMATS = ("text", "json", "sarif", "github", "markdown", "html")
 CASES = 24  # per command; the parsers themselves are fuzzed far harder in test_fuzz_parsers
 SNAPSHOT_DIR = ROOT / "fixtures" / "cluster" / "snapshots" / "three-brokers"
@@ -40,6 +42,9 @@ def _check(result: Result, args: list[str]) -> None:
     assert "Traceback" not in result.stderr, shown
     if result.exit_code == 2:
         assert result.stderr.strip(), f"exit 2 without a message\n{shown}"
+    # an error message quotes the input: it must not carry its control characters to the terminal
+    unsafe = _UNSAFE.findall(result.stderr)
+    assert not unsafe, f"{shown}\nstderr carries {sorted(set(unsafe))}: {result.stderr[-500:]!r}"
 
 
 def _cases(target: str, seed: int) -> list[tuple[bytes, bytes]]:

@@ -283,3 +283,16 @@ def test_regression_parse_text_on_a_terminal_printed_escape_sequences(tmp_path: 
         [sys.executable, "-c", program, str(path)], capture_output=True, cwd=root, check=True
     )
     assert b"\x1b[2J" in piped.stdout  # a file keeps the name as it is
+
+
+def test_regression_error_message_carried_escape_sequences_to_stderr(tmp_path: Path) -> None:
+    """Messages quote the input (a file name, a conflicting value read from a capture)."""
+    from click.testing import CliRunner
+
+    from linter.cli import ksafe
+
+    missing = str(tmp_path / "missing\x1b[2J\x1b]8;;https://e.example\x1b\\.txt")
+    result = CliRunner().invoke(ksafe, ["lint", missing])
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr
+    assert "missing\\x1b[2J" in result.stderr
