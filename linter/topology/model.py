@@ -24,6 +24,11 @@ class Position:
 _NOWHERE = Position(0, 0)
 
 
+def _hash_by_name(node: Source | Processor | Sink) -> int:
+    # Equal nodes have equal names, so the name alone is a consistent hash. The generated one
+    # hashes every field, frozensets included, for each node put into a sub-topology's set:
+    # the largest single cost of building the model of a big topology after reading the text.
+    return hash(node.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,8 @@ class Source:
     position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     kind: Literal["source"] = field(default="source", init=False)
+
+    __hash__ = _hash_by_name
 
     @property
     def predecessors(self) -> frozenset[str]:
@@ -59,6 +66,8 @@ class Processor:
 
     kind: Literal["processor"] = field(default="processor", init=False)
 
+    __hash__ = _hash_by_name
+
 
 @dataclass(frozen=True, slots=True)
 class Sink:
@@ -71,6 +80,8 @@ class Sink:
     position: Position = field(default=_NOWHERE, compare=False, hash=False, repr=False)
 
     kind: Literal["sink"] = field(default="sink", init=False)
+
+    __hash__ = _hash_by_name
 
     @property
     def successors(self) -> frozenset[str]:
