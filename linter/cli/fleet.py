@@ -6,10 +6,20 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
+from pathlib import Path
 
 import click
 
-from linter.cli.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, fail_on_option, parse_fail_on
+from linter.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    config_option,
+    effective_fail_on,
+    fail_on_option,
+    load,
+)
 
 
 @click.group("fleet")
@@ -39,16 +49,16 @@ def fleet_group() -> None:
               help="What to print on stdout: a short text summary, or summary.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @fail_on_option
+@config_option
 def scan_command(
     input_path: str, out: str, master: str | None, input_format: str, plan: str | None,
     snapshot: str | None, partitions: int | None, top: int, fmt: str, quiet: bool,
-    fail_on: str | None,
+    fail_on: str | None, config_path: Path | None,
 ) -> None:  # fmt: skip
     """Scan a fleet: lint every app's latest version, diff deployed -> latest (or each
     consecutive pair), find cross-app lineage risks and, with --plan, the apps a cluster change
     hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
     """
-    from linter.api import Settings
     from linter.fleet.cluster import load_changes
     from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, scan_session
 
@@ -59,11 +69,15 @@ def scan_command(
     if "://" not in local and not os.path.exists(local):
         click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
         ctx.exit(EXIT_USAGE)
-    severity = parse_fail_on(fail_on)
+    # Rule selection, severities and acknowledgements from the config; the application id
+    # comes from each app's own properties, never one for the whole fleet.
+    config_settings = load(config_path).settings
+    severity = effective_fail_on(fail_on, config_settings)
+    settings = replace(config_settings, fail_on=severity, application_id=None)
     changes = load_changes(plan, snapshot) if plan else ()
     options = ScanOptions(
         input=input_path, out=out, input_format=input_format,
-        partitions=partitions, changes=changes, plan=plan, settings=Settings(fail_on=severity),
+        partitions=partitions, changes=changes, plan=plan, settings=settings,
         top=top, progress=not quiet,
     )  # fmt: skip
 
