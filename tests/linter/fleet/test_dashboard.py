@@ -1,0 +1,51 @@
+"""The fleet dashboard from a summary: self-contained, and hostile names stay text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from linter.fleet.dashboard import render_dashboard
+
+HOSTILE = '<img src=x onerror=alert(1)>'
+
+
+def _summary() -> dict[str, Any]:
+    app = {"app_id": HOSTILE, "application_id": None, "status": "scanned", "versions": 2,
+           "latest_version": "v2", "deployed_version": "v1", "verdict": "unsafe",
+           "strategy": "application-reset", "errors": 3, "warnings": 1, "infos": 0,
+           "fleet_findings": 1, "risk": 310}  # fmt: skip
+    return {
+        "input": "fleet/", "plan": "plan.yaml", "rows_in": 2, "apps_in": 1, "apps_scanned": 1,
+        "apps_quarantined": 0, "consistent": True,
+        "findings": {"error": 3, "warning": 1, "info": 0}, "verdicts": {"unsafe": 1},
+        "rules": [{"rule": "KS801", "name": "upstream-key-change", "severity": "error",
+                   "check": "lineage", "count": 3}],
+        "worst_apps": [app], "quarantined": [{"app_id": "q", "error": f"q/v1:1:1: {HOSTILE}"}],
+        "lineage": {"edges": 1, "risky_edges": 1, "topics": 1, "risky": [
+            {"upstream_app": HOSTILE, "topic": "orders", "downstream_app": "totals"}]},
+        "plan_findings": [{"rule": "KS805", "name": "partitions-added-stateful",
+                           "severity": "error", "message": HOSTILE, "step": 0,
+                           "fingerprint": "f"}],
+        "tables": {"findings": "findings.parquet", "apps": "apps.parquet",
+                   "lineage": "lineage.parquet"},
+    }  # fmt: skip
+
+
+def test_hostile_names_are_escaped_and_nothing_is_fetched() -> None:
+    html = render_dashboard(_summary())
+    assert HOSTILE not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    for remote in ('src="http', 'href="http', "url(http", "<script"):
+        assert remote not in html
+
+
+def test_same_summary_same_bytes() -> None:
+    assert render_dashboard(_summary()) == render_dashboard(_summary())
+
+
+def test_worst_apps_histogram_and_risky_lineage_are_shown() -> None:
+    html = render_dashboard(_summary())
+    assert "Worst apps first" in html
+    assert "upstream-key-change" in html
+    assert "<svg" in html
+    assert "plan step" not in html or "partitions-added-stateful" in html
