@@ -85,9 +85,9 @@ def transform(
 
     (top,) = d.topologies
     subs = tuple(
-        Subtopology(id=s.id + sub_offset, nodes=frozenset(map(node, s.nodes)),
-                    is_global=s.is_global)  # fmt: skip
-        for s in top.subtopologies
+        Subtopology(id=sub.id + sub_offset, nodes=frozenset(map(node, sub.nodes)),
+                    is_global=sub.is_global)
+        for sub in top.subtopologies
     )
     return Description(topologies=(replace(top, subtopologies=subs),))
 
@@ -104,9 +104,10 @@ def shift_indices(by: int, at_least: int = 0) -> Callable[[str], str]:
 def join(a: Description, b: Description) -> Description:
     """``b``'s sub-topologies appended to ``a``'s, names made distinct."""
     offset = len(a.topologies[0].subtopologies)
-    shifted = transform(b, name=lambda s: shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b"),
-                        store=lambda s: shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b"),
-                        sub_offset=offset)  # fmt: skip
+    def apart(s: str) -> str:
+        return shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b")
+
+    shifted = transform(b, name=apart, store=apart, sub_offset=offset)
     top = a.topologies[0]
     subs = top.subtopologies + shifted.topologies[0].subtopologies
     return Description(topologies=(replace(top, subtopologies=subs),))
@@ -179,8 +180,9 @@ def fleet(descriptions: int, seed: int, shapes: list[Description]) -> Iterator[d
         sources, sinks = external_topics(base)
         mapping = {t: f"{app}.{t}" for t in sinks}
         for t in sources:
-            mapping[t] = rng.choice(produced) if produced and rng.random() < 0.33 else f"ext.{app}.{t}"
-        v1 = transform(base, topic=lambda t: mapping.get(t, t))
+            wired = produced and rng.random() < 0.33
+            mapping[t] = rng.choice(produced) if wired else f"ext.{app}.{t}"
+        v1 = transform(base, topic=lambda t, m=mapping: m.get(t, t))  # type: ignore[misc]
         produced.extend(mapping[t] for t in sinks)
         _, v2 = upgrade(v1, rng)
         props = f"application.id={app}\n"
