@@ -314,17 +314,40 @@ class ScanResult:
 
 
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
+    started = time.monotonic()
+    sc = spark.sparkContext
+    partitions = options.partitions or max(4, sc.defaultParallelism * 4)
+    # Descriptions are small for their CPU cost: keep every partition, so every core has work.
+    # (Set for this scan only: the session may be the caller's.)
+    conf = {
+        "spark.sql.shuffle.partitions": str(partitions),
+        "spark.sql.adaptive.coalescePartitions.enabled": "false",
+    }
+    saved = {key: spark.conf.get(key, None) for key in conf}
+    for key, value in conf.items():
+        spark.conf.set(key, value)
+    try:
+        return _run(spark, options, log, partitions, started)
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, old)
+
+
+def _run(
+    spark: SparkSession,
+    options: ScanOptions,
+    log: Callable[[str], None],
+    partitions: int,
+    started: float,
+) -> ScanResult:
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     from linter.fleet.outputs import summarize, write_tables
 
-    started = time.monotonic()
-    sc = spark.sparkContext
-    partitions = options.partitions or max(4, sc.defaultParallelism * 4)
-    spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
-    # Descriptions are small for their CPU cost: keep every partition, so every core has work.
-    spark.conf.set("spark.sql.adaptive.coalescePartitions.enabled", "false")
     settings, changes = options.settings, options.changes
 
     apps = read_versions(spark, options.input, options.input_format, partitions)
