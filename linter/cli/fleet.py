@@ -108,7 +108,8 @@ def scan_command(
         ctx.exit(EXIT_USAGE)
     ranks = {"error": 3, "warning": 2, "info": 1}
     failing = severity is not None and any(
-        count and ranks[name] >= severity.rank for name, count in summary["findings"].items()
+        count and ranks[name] >= severity.rank
+        for name, count in summary["findings"].items() if name in ranks
     )
     ctx.exit(EXIT_FINDINGS if failing else EXIT_OK)
 
@@ -122,7 +123,8 @@ def _text(summary: dict[str, object]) -> str:
     lines = [
         f"{s['rows_in']} descriptions of {s['apps_in']} apps: {s['apps_scanned']} scanned, "
         f"{s['apps_quarantined']} quarantined",
-        f"findings: {f['error']} errors, {f['warning']} warnings, {f['info']} infos",
+        f"findings: {f['error']} errors, {f['warning']} warnings, {f['info']} infos"
+        + (f" ({f['acknowledged']} acknowledged)" if f.get("acknowledged") else ""),
         f"lineage: {lineage['edges']} app-to-app edges over {lineage['topics']} topics, "
         f"{lineage['risky_edges']} risky",
     ]

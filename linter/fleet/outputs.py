@@ -60,7 +60,7 @@ def write_tables(findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: 
     written = spark.read.parquet(_path(out, FINDINGS))
 
     per_app = (
-        written.where(F.col("app_id").isNotNull())
+        written.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
         .groupBy("app_id")
         .agg(
             F.sum((F.col("severity") == "error").cast("int")).alias("errors"),
@@ -113,10 +113,16 @@ def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) 
 
     f, a, e = tables.findings, tables.apps, tables.lineage
     histogram = _rows(
-        f.groupBy("rule", "name", "severity", "check").count().orderBy(F.desc("count"), "rule")
-    )
-    severities = {s: sum(int(r["count"]) for r in histogram if r["severity"] == s)
-                  for s in ("error", "warning", "info")}  # fmt: skip
+        f.groupBy("rule", "name", "severity", "check")
+        .agg(F.count(F.lit(1)).alias("count"),
+             F.sum(F.col("acknowledged").isNotNull().cast("int")).alias("acknowledged"))
+        .orderBy(F.desc("count"), "rule", "severity", "check")
+    )  # fmt: skip
+    severities = {
+        s: sum(int(r["count"]) - int(r["acknowledged"]) for r in histogram if r["severity"] == s)
+        for s in ("error", "warning", "info")
+    }
+    severities["acknowledged"] = sum(int(r["acknowledged"]) for r in histogram)
     stats = _rows(a.groupBy("status", "verdict").agg(
         F.count(F.lit(1)).alias("apps"), F.sum("versions").alias("descriptions")))  # fmt: skip
     apps_in = sum(int(r["apps"]) for r in stats)

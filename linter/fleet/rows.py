@@ -31,12 +31,13 @@ class FindingRow:
     remediation: str
     requires: str | None
     step: int | None
+    acknowledged: str | None = None  # the reason, when the config acknowledges the finding
 
     def as_tuple(self) -> tuple[Any, ...]:
         return (
             self.app_id, self.check, self.version_before, self.version_after, self.rule,
             self.name, self.severity, self.impact, self.fingerprint, self.message,
-            list(self.resources), self.remediation, self.requires, self.step,
+            list(self.resources), self.remediation, self.requires, self.step, self.acknowledged,
         )  # fmt: skip
 
     def sort_key(self) -> tuple[Any, ...]:
@@ -80,7 +81,7 @@ class AppRow:
 FINDINGS_SCHEMA = (
     "app_id string, check string, version_before string, version_after string, rule string, "
     "name string, severity string, impact string, fingerprint string, message string, "
-    "resources array<string>, remediation string, requires string, step int"
+    "resources array<string>, remediation string, requires string, step int, acknowledged string"
 )
 EDGES_SCHEMA = (
     "upstream_app string, topic string, downstream_app string, downstream_stateful boolean, "
@@ -110,6 +111,7 @@ def finding_row(
         remediation=f.remediation,
         requires=f.requires.value if f.requires is not None else None,
         step=f.step,
+        acknowledged=f.acknowledged,
     )
 
 

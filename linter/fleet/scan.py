@@ -73,7 +73,7 @@ def _rows(
 
 
 def _count(rows: Sequence[FindingRow], severity: Severity) -> int:
-    return sum(1 for r in rows if r.severity == severity.value)
+    return sum(1 for r in rows if r.severity == severity.value and r.acknowledged is None)
 
 
 def _quarantine(
