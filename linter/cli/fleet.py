@@ -60,13 +60,14 @@ def scan_command(
     hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
     """
     from linter.fleet.cluster import load_changes
+    from linter.fleet.inputs import local_path
     from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, scan_session
 
     ctx = click.get_current_context()
     if snapshot and not plan:
         raise click.UsageError("--snapshot needs --plan")
-    local = input_path[len("file://"):] if input_path.startswith("file://") else input_path
-    if "://" not in local and not os.path.exists(local):
+    local = local_path(input_path)
+    if local is not None and not os.path.exists(local):
         click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
         ctx.exit(EXIT_USAGE)
     # Rule selection, severities and acknowledgements from the config; the application id

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from typing import Literal
+from urllib.parse import unquote, urlparse
 
 from linter.fleet.scan import MISSING_APP, Version
 
@@ -30,6 +31,17 @@ DEPLOYED_MARKER = "DEPLOYED"
 _JSONL = (".jsonl", ".ndjson", ".json", ".jsonl.gz", ".json.gz")
 
 
+def local_path(path: str) -> str | None:
+    """The local filesystem path of ``path`` (plain, ``file:/...`` or ``file:///...``), or None
+    for any other filesystem (``s3a://``, ``hdfs://``...)."""
+    parsed = urlparse(path)
+    if parsed.scheme == "file":
+        return unquote(parsed.path)
+    if len(parsed.scheme) > 1:  # a one-letter scheme is a Windows drive
+        return None
+    return path
+
+
 def detect_format(path: str, given: str = "auto") -> InputFormat:
     """``given`` unless ``auto``: by suffix, then (local paths) by what the directory holds."""
     if given != "auto":
@@ -39,8 +51,8 @@ def detect_format(path: str, given: str = "auto") -> InputFormat:
         return "jsonl"
     if lower.endswith(".parquet"):
         return "parquet"
-    local = path[len("file://"):] if path.startswith("file://") else path
-    if "://" not in local and os.path.isdir(local):
+    local = local_path(path)
+    if local is not None and os.path.isdir(local):
         names = os.listdir(local)
         if any(n.endswith(".parquet") for n in names) or "_SUCCESS" in names:
             return "parquet"

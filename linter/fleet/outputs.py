@@ -199,8 +199,10 @@ def write_summary(summary: dict[str, Any], out: str) -> None:
 
 
 def _write_text(path: str, text: str) -> None:
-    local = path[len("file://"):] if path.startswith("file://") else path
-    if "://" not in local:
+    from linter.fleet.inputs import local_path
+
+    local = local_path(path)
+    if local is not None:
         os.makedirs(os.path.dirname(local) or ".", exist_ok=True)
         with open(local, "w", encoding="utf-8") as handle:
             handle.write(text)

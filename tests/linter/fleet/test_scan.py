@@ -99,3 +99,13 @@ def test_an_unexpected_error_quarantines_instead_of_crashing(
     assert result.app.error == (
         "a/v1: internal error: AttributeError: 'list' object has no attribute 'x'"
     )
+
+
+def test_local_paths() -> None:
+    from linter.fleet.inputs import local_path
+
+    assert local_path("fleet/") == "fleet/"
+    assert local_path("file:/data/fleet") == "/data/fleet"
+    assert local_path("file:///data/my%20fleet") == "/data/my fleet"
+    assert local_path("s3a://bucket/fleet") is None
+    assert local_path("hdfs://nn:8020/fleet") is None
