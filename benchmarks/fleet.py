@@ -231,7 +231,8 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"{len(shapes)} corpus shapes; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}")
 
-    from linter.fleet.job import ScanOptions, run_scan, session
+    from linter.fleet.environment import session
+    from linter.fleet.job import ScanOptions, run_scan
 
     started = time.perf_counter()
     spark = session(args.master, "ksafe fleet benchmark")

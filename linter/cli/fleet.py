@@ -60,8 +60,9 @@ def scan_command(
     hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
     """
     from linter.fleet.cluster import load_changes
+    from linter.fleet.environment import FleetSetupError, scan_session
     from linter.fleet.inputs import local_path
-    from linter.fleet.job import FleetSetupError, ScanOptions, run_scan, scan_session
+    from linter.fleet.job import ScanOptions, run_scan
 
     ctx = click.get_current_context()
     if snapshot and not plan:

