@@ -52,7 +52,7 @@ def plan_of(findings: Iterable[Finding]) -> DeploymentPlan:
     """The most disruptive strategy any finding requires, with all their steps, deduplicated."""
     strategy = DeployStrategy.ROLLING_BOUNCE
     why = "No finding requires more than a rolling bounce."
-    steps: list[str] = []
+    steps: dict[str, None] = {}  # ordered and deduplicated in one (a list made this quadratic)
     for f in findings:
         if f.acknowledged is not None:
             continue
@@ -60,6 +60,5 @@ def plan_of(findings: Iterable[Finding]) -> DeploymentPlan:
             strategy = f.requires
             why = f"{f.rule} {f.name}: {f.message}"
         for step in f.steps:
-            if step not in steps:
-                steps.append(step)
+            steps.setdefault(step)
     return DeploymentPlan(strategy=strategy, why=why, steps=tuple(steps))
