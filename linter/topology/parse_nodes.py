@@ -10,7 +10,6 @@ node the same way (a test holds them to it). Used by :mod:`linter.topology.parse
 from __future__ import annotations
 
 import functools
-import operator
 import re
 from collections.abc import Callable
 from dataclasses import fields
@@ -45,19 +44,23 @@ def quote(text: str, limit: int = 60) -> str:
 Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
 
 # Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
-# space-indented. Anything else does not match, and the careful path reads the block.
+# space-indented, each kind with its payload keyword and its arrow lines. Anything else does not
+# match, and the careful path reads the block. One alternative per kind: the regex checks what
+# each kind must look like, so the loop over the nodes of a large topology only builds them.
 # Anchored at line starts: unanchored, findall retried at every `Source:` inside one long line,
 # each try scanning to the line's end (a 256 KB line took 20 s).
+_NAME = r"([^\s(](?:[^(\n]*[^\s(])?)"
+_LIST = r"(\S(?:.*\S)?)"
 _FAST_NODES = re.compile(
-    r"^(( *)(Source|Processor|Sink): ([^\s(](?:[^(\n]*[^\s(])?) "
-    r"\((topics|stores|topic|extractor class): (.*)\)\n"
-    r"(?: *--> (\S(?:.*\S)?)\n)?(?: *<-- (\S(?:.*\S)?)\n)?)",
+    r"^( *)(?:"
+    rf"Processor: {_NAME} \(stores: \[(.*)\]\)\n *--> {_LIST}\n *<-- {_LIST}\n"
+    rf"|Source: {_NAME} \(topics: (.*)\)\n *--> {_LIST}\n"
+    rf"|Sink: {_NAME} \((topic|extractor class): (.*)\)\n *<-- {_LIST}\n)",
     re.MULTILINE,
 )
 _ONE_NODE = re.compile(
     r"[ \t]*(?:Source|Processor|Sink):.*(?:\n|\Z)(?:[ \t]*(?:-->|<--).*(?:\n|\Z))*"
 )
-_first = operator.itemgetter(0)
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "Source": ("(topics:",),
     "Processor": ("(stores:",),
@@ -96,76 +99,66 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
     False when a node needs the careful path (``nodes`` then holds a partial result)."""
     text = str(token)
     found = _FAST_NODES.findall(text)
-    # findall skips what does not match: the pieces cover the token only if none was skipped.
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
-    if sum(map(len, map(_first, found))) != len(text) or text.count("(") != len(found):
-        return False
-    if _SETTERS is None:
+    if text.count("(") != len(found) or text[-1:] != "\n" or _SETTERS is None:
         return False
     new = object.__new__
     set_line, set_column, set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS
     append = nodes.append
-    lists: list[str] = []
-    mention = lists.append
+    mention = mentioned.update
     empty = EMPTY
-    line: int = token.line  # type: ignore[assignment]
-    for _, indent, kind, name, keyword, payload, successors, predecessors in found:
+    first: int = token.line  # type: ignore[assignment]
+    line = first
+    for (
+        indent,
+        name,
+        stores,
+        successors,
+        predecessors,
+        source,
+        topics,
+        source_after,
+        sink,
+        keyword,
+        target,
+        sink_before,
+    ) in found:
         position = new(Position)
         set_line(position, line)
         set_column(position, len(indent) + 1)
-        if kind == "Processor":
-            if (
-                keyword != "stores"
-                or not successors
-                or not predecessors
-                or payload[:1] != "["
-                or payload[-1:] != "]"
-            ):
-                return False
+        if name:
             line += 3
             after = empty if successors == "none" else frozenset(successors.split(", "))
             before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
-            stores = frozenset(payload[1:-1].split(", ")) if len(payload) > 2 else empty
             processor = new(Processor)
             set_name(processor, name)
-            set_stores(processor, stores)
+            set_stores(processor, frozenset(stores.split(", ")) if stores else empty)
             set_after(processor, after)
             set_before(processor, before)
             set_at(processor, position)
             set_kind(processor, "processor")
             append(processor)
-            if after:
-                mention(successors)
-            if before:
-                mention(predecessors)
-        elif kind == "Source":
-            if keyword != "topics" or not successors or predecessors:
-                return False
+            mention(after, before)
+        elif source:
             line += 2
-            after = empty if successors == "none" else frozenset(successors.split(", "))
-            if after:
-                mention(successors)
-            if payload[:1] == "[" and payload[-1:] == "]":
-                append(Source(name, as_set(payload[1:-1]), None, after, position))
+            after = empty if source_after == "none" else frozenset(source_after.split(", "))
+            mention(after)
+            if topics[:1] == "[" and topics[-1:] == "]":
+                append(Source(source, as_set(topics[1:-1]), None, after, position))
             else:
-                append(Source(name, empty, payload, after, position))
+                append(Source(source, empty, topics, after, position))
         else:
-            if successors or not predecessors:
-                return False
             line += 2
-            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
-            if before:
-                mention(predecessors)
+            before = empty if sink_before == "none" else frozenset(sink_before.split(", "))
+            mention(before)
             if keyword == "topic":
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                append(Sink(name, None if payload == "null" else payload, None, before, position))
-            elif keyword == "extractor class":
-                append(Sink(name, None, payload, before, position))
+                append(Sink(sink, None if target == "null" else target, None, before, position))
             else:
-                return False
-    if lists:
-        mentioned.update(", ".join(lists).split(", "))
-    return True
+                append(Sink(sink, None, target, before, position))
+    # findall skips what does not match, and every match is whole lines: the nodes cover the
+    # token only if they account for all its lines.
+    return line - first == text.count("\n")
 
 
 def split_run(token: Token) -> list[Raw]:
