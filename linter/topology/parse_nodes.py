@@ -105,8 +105,12 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
     new = object.__new__
     set_line, set_column, set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS
     append = nodes.append
-    mention = mentioned.update
     empty = EMPTY
+    # A `-->`/`<--` list as a set, one set per distinct list: in a chain, a node's successors
+    # and the next node's predecessors print the same name. Sharing the immutable set halves
+    # the sets made (and the objects the cycle collector scans afterwards).
+    sets: dict[str, frozenset[str]] = {"none": empty}
+    known = sets.get
     first: int = token.line  # type: ignore[assignment]
     line = first
     for (
@@ -128,8 +132,12 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
         set_column(position, len(indent) + 1)
         if name:
             line += 3
-            after = empty if successors == "none" else frozenset(successors.split(", "))
-            before = empty if predecessors == "none" else frozenset(predecessors.split(", "))
+            after = known(successors)
+            if after is None:
+                after = sets[successors] = frozenset(successors.split(", "))
+            before = known(predecessors)
+            if before is None:
+                before = sets[predecessors] = frozenset(predecessors.split(", "))
             processor = new(Processor)
             set_name(processor, name)
             set_stores(processor, frozenset(stores.split(", ")) if stores else empty)
@@ -138,24 +146,26 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
             set_at(processor, position)
             set_kind(processor, "processor")
             append(processor)
-            mention(after, before)
         elif source:
             line += 2
-            after = empty if source_after == "none" else frozenset(source_after.split(", "))
-            mention(after)
+            after = known(source_after)
+            if after is None:
+                after = sets[source_after] = frozenset(source_after.split(", "))
             if topics[:1] == "[" and topics[-1:] == "]":
                 append(Source(source, as_set(topics[1:-1]), None, after, position))
             else:
                 append(Source(source, empty, topics, after, position))
         else:
             line += 2
-            before = empty if sink_before == "none" else frozenset(sink_before.split(", "))
-            mention(before)
+            before = known(sink_before)
+            if before is None:
+                before = sets[sink_before] = frozenset(sink_before.split(", "))
             if keyword == "topic":
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
                 append(Sink(sink, None if target == "null" else target, None, before, position))
             else:
                 append(Sink(sink, None, target, before, position))
+    mentioned.update(*sets.values())
     # findall skips what does not match, and every match is whole lines: the nodes cover the
     # token only if they account for all its lines.
     return line - first == text.count("\n")
