@@ -69,22 +69,24 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
 
 
 def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
-    """Setters of the slots of Position and Processor, for building them without ``__init__``.
+    """Setters of the slots of Position, Processor, Source and Sink, in this order, for building
+    them without ``__init__``.
 
     A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``; setting
     the slots directly makes the same object in half the time, which matters for the many
-    processors of a large topology. Only while the classes are what this code expects (a test
+    nodes of a large topology. Only while the classes are what this code expects (a test
     compares such objects with constructed ones); otherwise the careful path constructs them.
     """
-    expected = {
+    expected: dict[type, tuple[str, ...]] = {
         Position: ("line", "column"),
         Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
+        Source: ("name", "topics", "pattern", "successors", "position", "kind"),
+        Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
     }
     for cls, names in expected.items():
         if tuple(f.name for f in fields(cls)) != names or hasattr(cls, "__post_init__"):
             return None
-    descriptors = [getattr(Position, name) for name in expected[Position]]
-    descriptors += [getattr(Processor, name) for name in expected[Processor]]
+    descriptors = [getattr(cls, name) for cls, names in expected.items() for name in names]
     if not all(type(d).__name__ == "member_descriptor" for d in descriptors):
         return None
     return tuple(descriptor.__set__ for descriptor in descriptors)
@@ -103,7 +105,10 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
     if text.count("(") != len(found) or text[-1:] != "\n" or _SETTERS is None:
         return False
     new = object.__new__
-    set_line, set_column, set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS
+    set_line, set_column = _SETTERS[:2]
+    set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS[2:8]
+    src_name, src_topics, src_pattern, src_after, src_at, src_kind = _SETTERS[8:14]
+    sink_name, sink_topic, sink_extractor, sink_before, sink_at, sink_kind = _SETTERS[14:]
     append = nodes.append
     empty = EMPTY
     # A `-->`/`<--` list as a set, one set per distinct list: in a chain, a node's successors
@@ -121,11 +126,11 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
         predecessors,
         source,
         topics,
-        source_after,
+        source_list,
         sink,
         keyword,
         target,
-        sink_before,
+        sink_list,
     ) in found:
         position = new(Position)
         set_line(position, line)
@@ -148,23 +153,39 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
             append(processor)
         elif source:
             line += 2
-            after = known(source_after)
+            after = known(source_list)
             if after is None:
-                after = sets[source_after] = frozenset(source_after.split(", "))
+                after = sets[source_list] = frozenset(source_list.split(", "))
+            source_node = new(Source)
+            src_name(source_node, source)
             if topics[:1] == "[" and topics[-1:] == "]":
-                append(Source(source, as_set(topics[1:-1]), None, after, position))
+                src_topics(source_node, as_set(topics[1:-1]))
+                src_pattern(source_node, None)
             else:
-                append(Source(source, empty, topics, after, position))
+                src_topics(source_node, empty)
+                src_pattern(source_node, topics)
+            src_after(source_node, after)
+            src_at(source_node, position)
+            src_kind(source_node, "source")
+            append(source_node)
         else:
             line += 2
-            before = known(sink_before)
+            before = known(sink_list)
             if before is None:
-                before = sets[sink_before] = frozenset(sink_before.split(", "))
+                before = sets[sink_list] = frozenset(sink_list.split(", "))
+            sink_node = new(Sink)
+            sink_name(sink_node, sink)
             if keyword == "topic":
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                append(Sink(sink, None if target == "null" else target, None, before, position))
+                sink_topic(sink_node, None if target == "null" else target)
+                sink_extractor(sink_node, None)
             else:
-                append(Sink(sink, None, target, before, position))
+                sink_topic(sink_node, None)
+                sink_extractor(sink_node, target)
+            sink_before(sink_node, before)
+            sink_at(sink_node, position)
+            sink_kind(sink_node, "sink")
+            append(sink_node)
     mentioned.update(*sets.values())
     # findall skips what does not match, and every match is whole lines: the nodes cover the
     # token only if they account for all its lines.
