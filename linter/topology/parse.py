@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import functools
 import gc
+import operator
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -77,6 +78,8 @@ _TERMINALS = {
 }
 
 
+_NAME = operator.attrgetter("name")
+
 # The end of a run of nodes: the first line that is neither a node line nor an arrow line.
 _RUN_END = re.compile(r"\n(?![ \t]*(?:Source:|Processor:|Sink:|-->|<--))")
 
@@ -106,7 +109,7 @@ class _Builder(Transformer[Token, Description]):
         mentioned: set[str] = set()
         runs = children[1:]
         fast = not is_global and all(parse_nodes.fast_nodes(r, nodes, mentioned) for r in runs)
-        declared = {node.name for node in nodes}
+        declared = set(map(_NAME, nodes)) if fast else set()
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
             raws = [raw for run in runs for raw in parse_nodes.split_run(run)]
@@ -174,7 +177,7 @@ def _topology(
             expected = "sub-topology ids unique in a topology"
             raise Located(where.line, where.column, expected, f"a second id {sub.id}")
         ids.add(sub.id)
-    if len(subs) > 1 and len({n.name for sub in subs for n in sub.nodes}) != sum(
+    if len(subs) > 1 and len(set().union(*[map(_NAME, sub.nodes) for sub in subs])) != sum(
         len(sub.nodes) for sub in subs
     ):
         named = [(node.name, node.position) for sub in subs for node in sub.nodes]
@@ -298,8 +301,8 @@ def _parser(strict: bool) -> Lark:
         lexer=_LineLexer,
         transformer=_Builder(strict),
         # Each model object records the line and column of its token (or of its node inside a
-        # run); with no tree built, this only matters for callbacks that would return trees.
-        propagate_positions=True,
+        # run). No tree is built, so Lark's own position tracking would only add work.
+        propagate_positions=False,
     )
 
 
