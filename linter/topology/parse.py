@@ -108,7 +108,7 @@ class _Builder(Transformer[Token, Description]):
         nodes: list[Node] = []
         mentioned: set[str] = set()
         runs = children[1:]
-        fast = not is_global and all(parse_nodes.fast_nodes(r, nodes, mentioned) for r in runs)
+        fast = all(parse_nodes.fast_nodes(run, nodes, mentioned, is_global) for run in runs)
         declared = set(map(_NAME, nodes)) if fast else set()
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error

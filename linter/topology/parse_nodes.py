@@ -95,10 +95,14 @@ def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
 _SETTERS = _slot_setters()
 
 
-def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
+def fast_nodes(
+    token: Token, nodes: list[Node], mentioned: set[str], bare_topics: bool = False
+) -> bool:
     """Build the nodes of a NODES token in one pass when all of them are real output, byte for
     byte, and collect the names their lists mention (the caller checks them against the block).
-    False when a node needs the careful path (``nodes`` then holds a partial result)."""
+    False when a node needs the careful path (``nodes`` then holds a partial result), and for a
+    Source without brackets where ``bare_topics`` says its payload may be a topic list (a global
+    store's, see :func:`build`)."""
     text = str(token)
     found = _FAST_NODES.findall(text)
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
@@ -161,6 +165,8 @@ def fast_nodes(token: Token, nodes: list[Node], mentioned: set[str]) -> bool:
             if topics[:1] == "[" and topics[-1:] == "]":
                 src_topics(source_node, as_set(topics[1:-1]))
                 src_pattern(source_node, None)
+            elif bare_topics:
+                return False
             else:
                 src_topics(source_node, empty)
                 src_pattern(source_node, topics)
