@@ -20,7 +20,6 @@ from __future__ import annotations
 import codecs
 import functools
 import gc
-import operator
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -78,8 +77,6 @@ _TERMINALS = {
 }
 
 
-_NAME = operator.attrgetter("name")
-
 # The end of a run of nodes: the first line that is neither a node line nor an arrow line.
 _RUN_END = re.compile(r"\n(?![ \t]*(?:Source:|Processor:|Sink:|-->|<--))")
 
@@ -109,7 +106,7 @@ class _Builder(Transformer[Token, Description]):
         mentioned: set[str] = set()
         runs = children[1:]
         fast = all(parse_nodes.fast_nodes(run, nodes, mentioned, is_global) for run in runs)
-        declared = set(map(_NAME, nodes)) if fast else set()
+        declared = {node.name for node in nodes}
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
             raws = [raw for run in runs for raw in parse_nodes.split_run(run)]
@@ -177,7 +174,7 @@ def _topology(
             expected = "sub-topology ids unique in a topology"
             raise Located(where.line, where.column, expected, f"a second id {sub.id}")
         ids.add(sub.id)
-    if len(subs) > 1 and len(set().union(*[map(_NAME, sub.nodes) for sub in subs])) != sum(
+    if len(subs) > 1 and len({n.name for sub in subs for n in sub.nodes}) != sum(
         len(sub.nodes) for sub in subs
     ):
         named = [(node.name, node.position) for sub in subs for node in sub.nodes]
