@@ -23,7 +23,7 @@ from rules.cluster import CLUSTER_RULES, run_cluster
 from rules.framework import Finding, Location, Rule, Severity, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.verdict import Verdict, plan_of, verdict_of
+from rules.verdict import plan_of, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
 from rules.workflow.acknowledgements import AcknowledgementCheck
@@ -226,13 +226,6 @@ def cluster_simulation(
         ]
     inputs = {"snapshot": snapshot_path or "", "plan": plan.path}
     report = finish("cluster", findings, settings, inputs={k: v for k, v in inputs.items() if v})
-    # A plan that the controller refuses, or that blocks producers, is unsafe to run whatever
-    # the impact: the topology-oriented verdict counts only state and data loss.
-    live_error = any(
-        f.acknowledged is None and f.severity is Severity.ERROR for f in report.findings
-    )
-    if live_error and report.verdict is not Verdict.UNSAFE:
-        report = report.model_copy(update={"verdict": Verdict.UNSAFE})
     if not any(f.requires for f in report.findings):
         # a Streams deployment strategy means nothing for a cluster-only change
         report = report.model_copy(update={"plan": None})

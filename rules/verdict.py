@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.framework import DeployStrategy, Finding, Impact
+from rules.framework import DeployStrategy, Finding, Impact, Severity
 
 
 class Verdict(StrEnum):
@@ -29,20 +29,18 @@ class DeploymentPlan(BaseModel):
     steps: tuple[str, ...] = ()
 
 
-_UNSAFE_IMPACTS = {Impact.STATE_LOSS, Impact.DATA_LOSS}
-
-
 def verdict_of(findings: Iterable[Finding]) -> Verdict:
-    """``unsafe`` if any unacknowledged error loses state or data, ``safe-with-restore`` if state
-    must be rebuilt (or a disruptive strategy is required), else ``safe``."""
+    """``unsafe`` if any unacknowledged error remains (state or data lost, a step refused,
+    producers blocked), ``safe-with-restore`` if a warning says state is rebuilt or a disruptive
+    strategy is required, else ``safe``. Info findings and acknowledged ones never count."""
     verdict = Verdict.SAFE
     for f in findings:
-        if f.acknowledged is not None or f.severity.value == "info":
+        if f.acknowledged is not None or f.severity is Severity.INFO:
             continue
-        if f.impact in _UNSAFE_IMPACTS and f.severity.value == "error":
+        if f.severity is Severity.ERROR:
             return Verdict.UNSAFE
-        if f.impact == Impact.RESTORE or (
-            f.requires is not None and f.requires != DeployStrategy.ROLLING_BOUNCE
+        if f.impact is Impact.RESTORE or (
+            f.requires is not None and f.requires is not DeployStrategy.ROLLING_BOUNCE
         ):
             verdict = Verdict.SAFE_WITH_RESTORE
     return verdict

@@ -43,10 +43,14 @@ IMPACTS: Mapping[Impact, tuple[str, str]] = {
 }
 
 VERDICTS: Mapping[Verdict, tuple[str, str]] = {
-    Verdict.SAFE: ("Safe", "Nothing found loses state or data."),
+    Verdict.SAFE: ("Safe", "No error found: nothing loses state or data, nothing is refused."),
     Verdict.SAFE_WITH_RESTORE: ("Safe with restore", "No data is lost, but state is rebuilt or "
                                 "the change needs more than a rolling bounce."),
-    Verdict.UNSAFE: ("Unsafe", "As planned, this change loses state or data."),
+    Verdict.UNSAFE: (
+        "Unsafe",
+        "As planned, this change loses state or data, is refused, or blocks clients: "
+        "see the errors below.",
+    ),
 }
 
 STRATEGIES: Mapping[DeployStrategy, tuple[str, tuple[str, ...]]] = {
