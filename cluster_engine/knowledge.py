@@ -82,6 +82,15 @@ MV_BY_NAME: Mapping[str, MetadataVersion] = MappingProxyType(
     {mv.name: mv for mv in METADATA_VERSIONS}
 )
 
+# Levels below the KRaft minimum still print in old captures (3.9:SC/MetadataVersion.java,
+# IBP_3_0_IV1 .. IBP_3_3_IV2). Readers of tool output need them; a plan may not target them.
+_PRE_KRAFT_LEVELS = {
+    "3.0-IV1": 1, "3.1-IV0": 2, "3.2-IV0": 3, "3.3-IV0": 4, "3.3-IV1": 5, "3.3-IV2": 6,
+}  # fmt: skip
+METADATA_VERSION_LEVELS: Mapping[str, int] = MappingProxyType(
+    _PRE_KRAFT_LEVELS | {mv.name: mv.level for mv in METADATA_VERSIONS}
+)
+
 MINIMUM_METADATA_VERSION = 7  # 4.1:SC/MetadataVersion.java:150 (IBP_3_3_IV3)
 LATEST_KNOWN_METADATA_VERSION = 33  # master:SC/MetadataVersion.java:401-403 (latestTesting)
 

@@ -12,17 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cluster_engine.ingest.text import Line, fail
-
-# metadata.version strings -> feature levels. 4.1:server-common/.../MetadataVersion.java:45-140,
-# master:MetadataVersion.java:50-134; levels 1-6 from 3.9:MetadataVersion.java (cluster-facts §1).
-METADATA_VERSION_LEVELS: dict[str, int] = {
-    "3.0-IV1": 1, "3.1-IV0": 2, "3.2-IV0": 3, "3.3-IV0": 4, "3.3-IV1": 5, "3.3-IV2": 6,
-    "3.3-IV3": 7, "3.4-IV0": 8, "3.5-IV0": 9, "3.5-IV1": 10, "3.5-IV2": 11, "3.6-IV0": 12,
-    "3.6-IV1": 13, "3.6-IV2": 14, "3.7-IV0": 15, "3.7-IV1": 16, "3.7-IV2": 17, "3.7-IV3": 18,
-    "3.7-IV4": 19, "3.8-IV0": 20, "3.9-IV0": 21, "4.0-IV0": 22, "4.0-IV1": 23, "4.0-IV2": 24,
-    "4.0-IV3": 25, "4.1-IV0": 26, "4.1-IV1": 27, "4.2-IV0": 28, "4.2-IV1": 29, "4.3-IV0": 30,
-    "4.4-IV0": 31, "4.4-IV1": 32, "4.4-IV2": 33,
-}  # fmt: skip
+from cluster_engine.knowledge import METADATA_VERSION_LEVELS
 
 _DESCRIBE = re.compile(
     r"^Feature:\s*(?P<name>\S+)\s+SupportedMinVersion:\s*(?P<min>.+?)\s+"
