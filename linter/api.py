@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from cluster_engine.plan import Plan
@@ -230,3 +230,32 @@ def cluster_simulation(
         # a Streams deployment strategy means nothing for a cluster-only change
         report = report.model_copy(update={"plan": None})
     return report, simulation
+
+
+def release(
+    settings: Settings = Settings(),
+    *,
+    before: Description | None = None,
+    after: Description | None = None,
+    streams_before: StreamsConfig | None = None,
+    streams_after: StreamsConfig | None = None,
+    snapshot: Snapshot | None = None,
+    plan: Plan | None = None,
+    snapshot_path: str | None = None,
+) -> tuple[Report, Simulation | None]:
+    """A release that changes an application and the cluster it runs on, judged as one: the
+    topology/config diff and the cluster plan are checked without acknowledgements, then their
+    findings are finished together, so an acknowledgement used by either half counts as used."""
+    bare = replace(settings, acknowledgements=())
+    findings: list[Finding] = []
+    inputs: dict[str, str] = {}
+    simulation: Simulation | None = None
+    if after is not None or streams_before is not None or streams_after is not None:
+        part = diff(before, after, bare, streams_before=streams_before, streams_after=streams_after)
+        findings += part.findings
+        inputs |= part.inputs
+    if snapshot is not None and plan is not None:
+        part, simulation = cluster_simulation(snapshot, plan, bare, snapshot_path=snapshot_path)
+        findings += part.findings
+        inputs |= part.inputs
+    return finish("combined", findings, settings, inputs=inputs), simulation

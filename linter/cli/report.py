@@ -58,7 +58,6 @@ def report_command(
     configs) and a cluster change plan (--snapshot/--plan) together: one verdict, one runbook,
     the topology diagrams and the step-by-step cluster timeline in one report."""
     from linter import api
-    from linter.report.combine import combine
     from linter.topology.parse import parse_file
 
     if (topology_before is None) != (topology_after is None):
@@ -75,34 +74,29 @@ def report_command(
     if application_id is not None:
         settings = replace(settings, application_id=application_id)
 
-    parts = []
+    from cluster_engine.ingest import load_snapshot
+    from cluster_engine.plan import load_plan
+    from linter.report.timeline import timeline_from_simulation
+    from linter.topology.diff import diff as match
+    from linter.topology.streams_config import parse_properties_file
+
+    before = parse_file(topology_before) if topology_before is not None else None
+    after = parse_file(topology_after) if topology_after is not None else None
+    report, simulation = api.release(
+        settings,
+        before=before,
+        after=after,
+        streams_before=parse_properties_file(config_before) if config_before else None,
+        streams_after=parse_properties_file(config_after) if config_after else None,
+        snapshot=load_snapshot(snapshot_path) if snapshot_path is not None else None,
+        plan=load_plan(plan_path) if plan_path is not None else None,
+        snapshot_path=str(snapshot_path) if snapshot_path is not None else None,
+    )
     extra: dict[str, Any] = {"application_id": settings.application_id}
-    if topology_before is not None or config_before is not None or config_after is not None:
-        from linter.topology.streams_config import parse_properties_file
-
-        before = parse_file(topology_before) if topology_before is not None else None
-        after = parse_file(topology_after) if topology_after is not None else None
-        parts.append(api.diff(
-            before, after, settings,
-            streams_before=parse_properties_file(config_before) if config_before else None,
-            streams_after=parse_properties_file(config_after) if config_after else None,
-        ))
-        if before is not None and after is not None:
-            from linter.topology.diff import diff as match
-
-            extra.update(before=before, after=after, diff=match(before, after))
-    if snapshot_path is not None and plan_path is not None:
-        from cluster_engine.ingest import load_snapshot
-        from cluster_engine.plan import load_plan
-        from linter.report.timeline import timeline_from_simulation
-
-        cluster_report, simulation = api.cluster_simulation(
-            load_snapshot(snapshot_path), load_plan(plan_path), settings,
-            snapshot_path=str(snapshot_path),
-        )
-        parts.append(cluster_report)
+    if before is not None and after is not None:
+        extra.update(before=before, after=after, diff=match(before, after))
+    if simulation is not None:
         extra["timeline"] = timeline_from_simulation(simulation)
-    report = combine(parts)
     html = extra if fmt == "html" else {}
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **html))
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cluster_engine.ingest import load_snapshot
+from cluster_engine.plan import load_plan
+from linter.api import Acknowledgement, Settings, release
 from linter.cli import main
-from linter.report.combine import combine
+from linter.topology.parse import parse_file
 from rules.verdict import Verdict
 from tests.conftest import FIXTURES
-from tests.linter.report.sample import cluster_report, diff_report
 
 DSL_NAMING = "kafka-docs/dsl-topology-naming"
 SNAPSHOT = FIXTURES / "cluster" / "snapshots" / "three-brokers.yaml"
@@ -63,9 +65,24 @@ def test_report_needs_something_to_report() -> None:
     assert main(["report", "--plan", str(PLAN)]) == 2
 
 
-def test_combine_keeps_the_worst_verdict_and_every_finding() -> None:
-    combined = combine([diff_report(), cluster_report()])
-    assert combined.kind == "combined"
-    assert combined.verdict is Verdict.UNSAFE
-    assert len(combined.findings) == len(diff_report().findings) + len(cluster_report().findings)
-    assert set(combined.inputs) == {"before", "after", "snapshot", "plan"}
+def test_a_release_is_judged_once_so_an_acknowledgement_of_either_half_is_used(
+    topology_corpus: Path,
+) -> None:
+    before, after = (parse_file(p) for p in _pair(topology_corpus))
+    ack = Acknowledgement(reason="reset planned", rule="store-renamed")
+    report, simulation = release(
+        Settings(acknowledgements=(ack,)),
+        before=before,
+        after=after,
+        snapshot=load_snapshot(SNAPSHOT),
+        plan=load_plan(PLAN),
+    )
+    assert report.kind == "combined"
+    assert simulation is not None
+    rules = {f.rule for f in report.findings}
+    assert "KS201" in rules  # the topology half
+    assert any(r.startswith("KC") for r in rules)  # the cluster half
+    assert all(f.acknowledged == "reset planned" for f in report.findings if f.rule == "KS201")
+    assert "acknowledgement-unused" not in {f.name for f in report.findings}
+    assert set(report.inputs) == {"before", "after", "plan"}
+    assert report.verdict is Verdict.UNSAFE  # the cluster plan still has errors
