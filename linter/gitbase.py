@@ -134,6 +134,10 @@ def _files_now(root: Path, rel: str) -> set[str]:
     return {p for p in listed if (root / p).is_file()}
 
 
+def _is_topology_name(name: str) -> bool:
+    return name.endswith(".txt") and not name.startswith(".")
+
+
 def _repo_relative(path: str, root: Path) -> str:
     """``path`` (relative to the current directory) as a path relative to the repository root;
     ``realpath`` on both sides so symlinked checkouts and missing files both work."""
@@ -157,8 +161,9 @@ def changes(revision: str, paths: Sequence[str], cwd: Path | None = None) -> lis
         rel = _repo_relative(str(here / path), root)
         if (root / rel).is_dir() or _files_at(commit, root, [f"{rel}/"]):
             found = _files_at(commit, root, [rel]) | _files_now(root, rel)
-            # dotfiles (.gitkeep, .gitattributes) are not describe() texts
-            targets |= {f for f in found if not PurePosixPath(f).name.startswith(".")}
+            # a directory stands for the describe() texts below it: its *.txt files (a README,
+            # .gitkeep or a properties file beside them is not a topology)
+            targets |= {f for f in found if _is_topology_name(PurePosixPath(f).name)}
         else:
             targets.add(rel)
     renames = _renames(commit, root)

@@ -89,6 +89,19 @@ def test_untracked_new_file_is_added(repo: Repo) -> None:
     assert "topology/.gitkeep" not in statuses
 
 
+def test_a_directory_stands_for_its_txt_files(repo: Repo) -> None:
+    repo.write("topology/README.md", "how to regenerate these files\n")
+    repo.write("topology/orders.properties", "application.id=orders\n")
+    repo.write("topology/.gitkeep", "")
+    found = changes("HEAD", ["topology"], cwd=repo.root)
+    assert {c.path for c in found} == {
+        "topology/orders.txt", "topology/payments.txt", "topology/retired.txt"
+    }
+    # named one by one, any file is taken
+    (readme,) = changes("HEAD", ["topology/README.md"], cwd=repo.root)
+    assert readme.status == "added"
+
+
 def test_works_from_a_subdirectory_with_relative_paths(repo: Repo) -> None:
     repo.write("topology/orders.txt", "orders v2\n" + LONG)
     sub = repo.root / "topology"
