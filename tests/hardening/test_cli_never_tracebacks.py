@@ -7,8 +7,8 @@ Each case is a seed mutated by the fuzzer, run through click's CliRunner in an e
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
