@@ -41,6 +41,7 @@ from linter.topology.render import render  # noqa: E402
 CORPUS = ROOT.parent / "shared" / "corpus" / "topologies"
 MARKER = "# --- describe() text starts on the next line ---\n"
 _INDEX = re.compile(r"(\d{10,})")
+_NODE_LINE = re.compile(r"^ +(?:Source|Processor|Sink): ", re.MULTILINE)
 
 
 def corpus_shapes() -> list[Description]:
@@ -244,7 +245,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ksafe-fleet-bench-") as tmp:
         for size in sizes:
             rows = list(fleet(size, args.seed, shapes))
-            nodes = sum(len(str(r["description"]).split("\n")) for r in rows[::2]) // 3
+            nodes = sum(len(_NODE_LINE.findall(str(r["description"]))) for r in rows[::2])
             path = Path(tmp) / f"fleet-{size}.parquet"
             write_parquet(rows, path)
             apps = len(rows) // 2
