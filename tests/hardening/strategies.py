@@ -7,13 +7,16 @@
 * Node names: Kafka validates DSL names (``[a-zA-Z0-9._-]``) but not Processor-API names, so we
   draw both, PAPI names with single spaces, parentheses and non-ASCII letters. Excluded, because
   the text cannot tell them apart from structure:
-  - ``, `` (a ``-->``/``<--`` list ``a, b`` could be one node or two);
+  - ``, `` only where the names of the topology leave no doubt: ``--> a, b`` is one node
+    ``a, b`` or two nodes ``a`` and ``b`` depending on which are declared, so no name equals a
+    ``, ``-joined run of another's parts (``a``, ``b`` or ``a, b`` next to ``a, b, c``);
   - ``[``, ``]``, ``:`` (a name ending in ``(stores: [x])`` would hide the real payload);
   - ``-->``/``<--`` (the hand-condensed layout puts arrows on the node line);
   - leading/trailing or doubled whitespace, control characters, newlines (lines are stripped,
     a newline splits the node line);
   - the name ``none`` (it is how an empty ``-->`` list prints).
-* Store names: same as node names (they sit in a ``[a, b]`` set, hence no ``, ``/``[``/``]``).
+* Store names: as node names but never with ``, ``: they sit in a ``[a, b]`` set and are
+  declared nowhere else, so nothing could resolve the split.
 * Topics follow Kafka's topic rule ``[a-zA-Z0-9._-]{1,249}``: a real topic list item contains
   nothing else, which is what separates ``(topics: [a, b])`` from a pattern. Not ``null``: the
   AK 4.4 CLI formatter prints a sink without a static topic as ``(topic: null)``.
@@ -87,9 +90,34 @@ def _papi_name() -> st.SearchStrategy[str]:
     ).filter(lambda s: "-->" not in s and "<--" not in s and "  " not in s)
 
 
+def _papi_list_name() -> st.SearchStrategy[str]:
+    """A Processor-API name with ``, `` in it (``join(left), right``)."""
+    return st.lists(_papi_name(), min_size=2, max_size=3).map(", ".join)
+
+
 def node_names() -> st.SearchStrategy[str]:
     """Names a describe() text shows unambiguously (see the module docstring)."""
-    return st.one_of(_generated_name(), _dsl_name(), _papi_name()).filter(_is_showable_name)
+    listed = _papi_list_name().filter(lambda n: _is_showable_name(n.replace(", ", " ")))
+    return st.one_of(
+        _generated_name(),
+        _dsl_name().filter(_is_showable_name),
+        _papi_name().filter(_is_showable_name),
+        listed,
+    )
+
+
+def _runs(name: str) -> set[str]:
+    """Every ``, ``-joined run of ``name``'s parts, ``name`` itself excluded."""
+    parts = name.split(", ")
+    runs = {", ".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
+    return runs - {name}
+
+
+def ambiguous(name: str, used: set[str]) -> bool:
+    """Whether ``name`` next to ``used`` makes a ``-->``/``<--`` list ambiguous."""
+    if _runs(name) & used:
+        return True
+    return ", " in "".join(used) and any(name in _runs(u) for u in used if ", " in u)
 
 
 def _is_showable_name(name: str) -> bool:
@@ -198,8 +226,10 @@ _ACTIONS = st.sampled_from(("processor", "processor", "processor+source", "sink"
 def _fresh(draw: st.DrawFn, strategy: st.SearchStrategy[str], used: set[str]) -> str:
     """A drawn name made unique by a suffix (a filter on a growing set would be slow to draw)."""
     name = draw(strategy)
+    if ambiguous(name, used):
+        name = name.replace(", ", " ")
     base, k = name, 1
-    while name in used:
+    while name in used or ambiguous(name, used):
         k += 1
         name = f"{base}-{k}"
     used.add(name)
@@ -400,12 +430,18 @@ _INDEX = re.compile(r"(?<=-)(\d{10,})$")
 
 
 def _rename(sub: Subtopology, old: str, new: str) -> Subtopology:
-    def swap(names: frozenset[str]) -> frozenset[str]:
-        return frozenset(new if n == old else n for n in names)
+    return _rename_all(sub, {old: new})
+
+
+def _rename_all(sub: Subtopology, names: dict[str, str]) -> Subtopology:
+    """Rename nodes all at once (one by one, ``a-1 -> a-2`` would merge with ``a-2``)."""
+
+    def swap(listed: frozenset[str]) -> frozenset[str]:
+        return frozenset(names.get(n, n) for n in listed)
 
     nodes: list[Node] = []
     for n in sub.nodes:
-        name = new if n.name == old else n.name
+        name = names.get(n.name, n.name)
         if isinstance(n, Source):
             nodes.append(replace(n, name=name, successors=swap(n.successors)))
         elif isinstance(n, Processor):
@@ -427,9 +463,7 @@ def shift_indices(topology: Topology, by: int) -> Topology:
 
     subs: list[Subtopology] = []
     for sub in topology.subtopologies:
-        for node in list(sub.nodes):
-            if shift(node.name) != node.name:
-                sub = _rename(sub, node.name, shift(node.name))
+        sub = _rename_all(sub, {n.name: shift(n.name) for n in sub.nodes})
         nodes = frozenset(
             replace(n, stores=frozenset(shift(s) for s in n.stores))
             if isinstance(n, Processor)
@@ -477,7 +511,7 @@ def edit(description: Description, rng: random.Random) -> Description:
         old = rng.choice(nodes).name
         taken = {n.name for _, n in topology.nodes()}
         new = old + "-renamed"
-        if new not in taken:
+        if new not in taken and not ambiguous(new, taken - {old}):
             sub = _rename(sub, old, new)
     elif kind == "leaf" and not sub.is_global:
         by_name = {n.name: n for n in nodes}
