@@ -147,9 +147,12 @@ def fast_nodes(
             before = known(predecessors)
             if before is None:
                 before = sets[predecessors] = frozenset(predecessors.split(", "))
+            store_set = frozenset(stores.split(", ")) if stores else empty
+            if "" in store_set:
+                return False  # an empty item: the careful path reports it
             processor = new(Processor)
             set_name(processor, name)
-            set_stores(processor, frozenset(stores.split(", ")) if stores else empty)
+            set_stores(processor, store_set)
             set_after(processor, after)
             set_before(processor, before)
             set_at(processor, position)
@@ -163,7 +166,10 @@ def fast_nodes(
             source_node = new(Source)
             src_name(source_node, source)
             if topics[:1] == "[" and topics[-1:] == "]":
-                src_topics(source_node, as_set(topics[1:-1]))
+                topic_set = as_set(topics[1:-1])
+                if "" in topic_set:
+                    return False
+                src_topics(source_node, topic_set)
                 src_pattern(source_node, None)
             elif bare_topics:
                 return False
@@ -368,6 +374,16 @@ def as_set(inner: str) -> frozenset[str]:
     return frozenset(inner.split(", ")) if inner else EMPTY
 
 
+def _items(payload: str, position: Position) -> frozenset[str]:
+    """The items of a bracketed ``[a, b]`` payload; a Java Set never prints an empty one, and an
+    empty name would print as ``[]`` (no item at all)."""
+    items = as_set(payload[1:-1])
+    if "" in items:
+        expected = "names separated by `, ` inside `[...]`"
+        raise Located(position.line, position.column, expected, quote(payload))
+    return items
+
+
 def build(raws: list[Raw], declared: set[str], strict: bool, bare_topics: bool) -> list[Node]:
     nodes: list[Node] = []
     append = nodes.append
@@ -391,10 +407,10 @@ def build(raws: list[Raw], declared: set[str], strict: bool, bare_topics: bool) 
             if not bracketed:
                 expected = "`(stores: [...])`"
                 raise Located(position.line, position.column, expected, quote(payload))
-            append(Processor(name, as_set(payload[1:-1]), after, before, position))
+            append(Processor(name, _items(payload, position), after, before, position))
         elif kind == "Source":
             if bracketed:
-                append(Source(name, as_set(payload[1:-1]), None, after, position))
+                append(Source(name, _items(payload, position), None, after, position))
             elif bare_topics and TOPIC_LIST.fullmatch(payload):
                 append(Source(name, as_set(payload), None, after, position))
             else:
