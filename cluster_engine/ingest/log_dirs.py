@@ -89,15 +89,19 @@ def _log_dir(path: str, line: Line, broker: int, d: Any) -> LogDir:
                     is_future=bool(p.get("isFuture", False)),
                 )
             )
-        except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
+        except (ValueError, TypeError, OverflowError):  # ValidationError is a ValueError
             raise fail(path, line, f"broker {broker}: impossible size or lag in {p!r}") from None
     error = d.get("error")
     replicas.sort(key=lambda r: (r.topic, r.partition, r.is_future))
-    return LogDir(
-        broker=broker,
-        path=d["logDir"],
-        error=str(error) if error is not None else None,
-        total_bytes=d.get("totalBytes"),
-        usable_bytes=d.get("usableBytes"),
-        replicas=tuple(replicas),
-    )
+    try:
+        return LogDir(
+            broker=broker,
+            path=d["logDir"],
+            error=str(error) if error is not None else None,
+            total_bytes=d.get("totalBytes"),
+            usable_bytes=d.get("usableBytes"),
+            replicas=tuple(replicas),
+        )
+    except ValueError:  # pydantic's ValidationError: a negative broker id, say
+        where = {k: d.get(k) for k in ("logDir", "totalBytes", "usableBytes")}
+        raise fail(path, line, f"broker {broker}: impossible log dir {where!r}") from None

@@ -403,3 +403,22 @@ def test_regression_empty_topic_name_broke_the_round_trip() -> None:
     text = "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [a, ])\n      --> none\n\n"
     with pytest.raises(TopologyParseError, match=r"x\.txt:3:5: "):
         parse(text, "x.txt")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        '"broker":-1,"logDirs":[{"logDir":"/data","error":null,"partitions":[]}]',
+        '"broker":1,"logDirs":[{"logDir":"/data","error":null,"partitions":'
+        '[{"partition":"t-0","size":1,"offsetLag":Infinity,"isFuture":false}]}]',
+    ],
+)
+def test_regression_log_dirs_impossible_values_escaped_as_validation_or_overflow_error(
+    tmp_path: Path, entry: str
+) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "log-dirs.txt"
+    path.write_text('{"version":1,"brokers":[{' + entry + "}]}\n", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: "):
+        read_file(path)
