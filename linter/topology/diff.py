@@ -17,13 +17,12 @@ Printing order never matters: the model holds sets, and everything here is sorte
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeAlias, TypeVar
 
-from linter.topology import naming
+from linter.topology import align, naming
 from linter.topology.model import Description, Node, Sink, Source
 
 T = TypeVar("T")
@@ -345,25 +344,9 @@ def _generated_sequence(side: _Side, topology: str) -> list[tuple[SeqKey, Key]]:
 def _align(
     seq_b: list[tuple[SeqKey, Key]], seq_a: list[tuple[SeqKey, Key]]
 ) -> Iterable[tuple[Key, Key]]:
-    """Longest common subsequence of operator roles, in index order. Equal heads and tails are
-    peeled off first so that the usual case (a few operators inserted) stays linear."""
-    lo = 0
-    while lo < len(seq_b) and lo < len(seq_a) and seq_b[lo][0] == seq_a[lo][0]:
-        yield seq_b[lo][1], seq_a[lo][1]
-        lo += 1
-    hb, ha = len(seq_b), len(seq_a)
-    while hb > lo and ha > lo and seq_b[hb - 1][0] == seq_a[ha - 1][0]:
-        hb, ha = hb - 1, ha - 1
-        yield seq_b[hb][1], seq_a[ha][1]
-    mid_b, mid_a = seq_b[lo:hb], seq_a[lo:ha]
-    if not mid_b or not mid_a:
-        return
-    matcher = difflib.SequenceMatcher(
-        None, [k for k, _ in mid_b], [k for k, _ in mid_a], autojunk=False
-    )
-    for block in matcher.get_matching_blocks():
-        for i in range(block.size):
-            yield mid_b[block.a + i][1], mid_a[block.b + i][1]
+    """The two index sequences aligned on their operator roles (``align.align``)."""
+    for i, j in align.align([k for k, _ in seq_b], [k for k, _ in seq_a]):
+        yield seq_b[i][1], seq_a[j][1]
 
 
 def _propagate(b: _Side, a: _Side, fwd: dict[Key, Key], how: dict[Key, How]) -> None:
