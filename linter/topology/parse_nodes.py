@@ -9,7 +9,6 @@ node the same way (a test holds them to it). Used by :mod:`linter.topology.parse
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import fields
@@ -339,25 +338,34 @@ def _names(raw: str | None, declared: set[str], node: Raw, strict: bool) -> froz
 
 
 def _resolve(raw: str, declared: set[str]) -> frozenset[str] | None:
-    """Cut ``raw`` into declared names joined by ``, `` when names themselves contain ``, ``."""
+    """Cut ``raw`` into declared names joined by ``, `` when names themselves contain ``, ``.
 
-    @functools.cache
-    def cut(start: int) -> tuple[str, ...] | None:
-        end = raw.find(", ", start)
-        while True:
-            piece = raw[start:] if end < 0 else raw[start:end]
-            if piece in declared:
-                if end < 0:
-                    return (piece,)
-                rest = cut(end + 2)
-                if rest is not None:
-                    return (piece, *rest)
-            if end < 0:
-                return None
-            end = raw.find(", ", end + 2)
-
-    found = cut(0)
-    return None if found is None else frozenset(found)
+    Shortest piece first, as long as the rest can be cut too. Iterative, from the end of the
+    list (a recursion per item hit the recursion limit on long lists), and a piece spans at most
+    as many ``, ``-parts as the longest declared name, so the work is linear in the list."""
+    ends: list[int] = []
+    at = raw.find(", ")
+    while at >= 0:
+        ends.append(at)
+        at = raw.find(", ", at + 2)
+    starts = [0, *(i + 2 for i in ends)]
+    ends.append(len(raw))
+    count = len(starts)
+    most = 1 + max((name.count(", ") for name in declared), default=0)
+    after: list[int] = [-1] * count + [count]  # after[k]: where the rest starts, -1: no cut
+    for k in range(count - 1, -1, -1):
+        for j in range(k + 1, min(k + most, count) + 1):
+            if after[j] >= 0 and raw[starts[k] : ends[j - 1]] in declared:
+                after[k] = j
+                break
+    if after[0] < 0:
+        return None
+    pieces: list[str] = []
+    k = 0
+    while k < count:
+        pieces.append(raw[starts[k] : ends[after[k] - 1]])
+        k = after[k]
+    return frozenset(pieces)
 
 
 def _locate(node: Raw, raw: str, item: str) -> tuple[int, int]:

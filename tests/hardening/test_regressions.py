@@ -422,3 +422,23 @@ def test_regression_log_dirs_impossible_values_escaped_as_validation_or_overflow
     path.write_text('{"version":1,"brokers":[{' + entry + "}]}\n", encoding="utf-8")
     with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: "):
         read_file(path)
+
+
+def test_regression_long_neighbour_list_with_a_comma_name_raised_recursion_error() -> None:
+    # resolving `--> p0, ..., p2999, x, y` against the declared names recursed once per item
+    from linter.topology.parse import parse
+    from linter.topology.render import render
+
+    procs = [f"p{i}" for i in range(3_000)]
+    lines = [
+        "Topologies:",
+        "   Sub-topology: 0",
+        "    Source: s (topics: [t])",
+        "      --> " + ", ".join([*procs, "x, y"]),
+    ]
+    for p in [*procs, "x, y"]:
+        lines += [f"    Processor: {p} (stores: [])", "      --> none", "      <-- s"]
+    model = parse("\n".join(lines) + "\n\n", "x.txt")
+    source = next(n for _, _, n in model.nodes() if n.name == "s")
+    assert source.successors == frozenset([*procs, "x, y"])
+    assert parse(render(model), "again.txt") == model
