@@ -89,15 +89,21 @@ def finish(
     acknowledgements' resolved ``path`` globs.
     """
     raw = list(findings)
-    input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
-    paths_of: dict[str, tuple[str, ...]] = {}
-    for f in raw:
-        own = tuple(os.path.abspath(loc.path) for loc in f.locations if loc.path)
-        paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
-        input_paths.update(own)
-    today = settings.today or date.today()
-    marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
-    if settings.acknowledgements:
+    marked = raw
+    if settings.acknowledgements:  # without any, there is nothing to mark, nor paths to match
+        absolute: dict[str, str] = {}  # a few distinct paths, repeated in every finding
+        input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
+        paths_of: dict[str, tuple[str, ...]] = {}
+        for f in raw:
+            own = tuple(
+                absolute.get(loc.path) or absolute.setdefault(loc.path, os.path.abspath(loc.path))
+                for loc in f.locations
+                if loc.path
+            )
+            paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
+            input_paths.update(own)
+        today = settings.today or date.today()
+        marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
         check = AcknowledgementCheck(
             acknowledgements=settings.acknowledgements,
             used=used,

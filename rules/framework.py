@@ -28,7 +28,11 @@ class Severity(StrEnum):
 
     @property
     def rank(self) -> int:
-        return {"error": 3, "warning": 2, "info": 1}[self.value]
+        return _SEVERITY_RANK[self]
+
+
+# Looked up by the member itself (a str): ``rank`` is in every sort key of every finding.
+_SEVERITY_RANK: dict[str, int] = {"error": 3, "warning": 2, "info": 1}
 
 
 class Impact(StrEnum):
@@ -182,18 +186,21 @@ def fingerprint(rule_id: str, hit: Hit) -> str:
 
 
 def to_finding(r: Rule, hit: Hit, severity: Severity | None = None) -> Finding:
-    return Finding(
+    # Every value is already of its field's type (a Rule's and a Hit's fields are typed, and mypy
+    # holds rules to them), so the finding is built without validation: a rule run makes
+    # thousands of findings per fleet app. Sequences are made tuples, as validation would.
+    return Finding.model_construct(
         rule=r.id,
         name=r.name,
-        severity=severity or r.severity,
+        severity=Severity(severity or r.severity),
         impact=r.impact,
         message=hit.message,
-        resources=hit.resources,
-        locations=hit.locations,
+        resources=tuple(hit.resources),
+        locations=tuple(hit.locations),
         remediation=hit.remediation,
         fingerprint=fingerprint(r.id, hit),
         requires=hit.requires,
-        steps=hit.steps,
+        steps=tuple(hit.steps),
         step=hit.step,
         data=dict(hit.data),
     )
