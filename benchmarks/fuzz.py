@@ -1,7 +1,7 @@
 """Long mutation-fuzz campaigns against every parser ksafe has.
 
     nice python benchmarks/fuzz.py [--minutes 10] [--targets topology,plan,...] [--seed N]
-                                   [--case-seconds 5] [--save DIR]
+                                   [--case-seconds 5] [--save DIR] [--replay TARGET,...]
 
 Each case is a seed input (every corpus text, Kafka CLI capture, native snapshot, plan and
 Streams .properties file) mutated one to four times by ``tests/hardening/fuzzing.py``: lines
@@ -14,7 +14,10 @@ saved under ``--save``.
 
 For the describe() parser an accepted input is also checked to round-trip:
 ``parse(render(m)) == m``; a mismatch is reported separately (it may be a text the format cannot
-represent unambiguously rather than a bug).
+represent unambiguously rather than a bug); its input is saved like a failure's.
+
+``--replay topology --seed N`` draws exactly the cases of the run with seed ``N`` but runs only
+the named targets: a finding of a long campaign comes back in seconds.
 
 Prints, per target and in total: cases run, cases/s, accepted / rejected shares, distinct
 outcomes (error messages with names and numbers blanked: a rough measure of how many different
@@ -98,6 +101,8 @@ def run_one(
             mismatch = _roundtrip(model)
             if mismatch:
                 tally.roundtrip[mismatch] += 1
+                message = "parse(render(m)) != m"
+                return Failure(target.name, "round-trip: " + mismatch, message, data)
         return None
     if target.located(error):
         tally.rejected += 1
@@ -115,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case-seconds", type=float, default=5.0)
     parser.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "ksafe-fuzz")
     parser.add_argument("--report-every", type=float, default=60.0, help="seconds")
+    parser.add_argument(
+        "--replay",
+        default="",
+        help="draw the same cases as a full run with this seed, but run only these targets "
+        "(comma-separated): reproduces a campaign's finding quickly",
+    )
     args = parser.parse_args(argv)
 
     seed = args.seed if args.seed is not None else int(time.time())
@@ -125,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     tallies = {t.name: Tally() for t in targets}
     first: dict[str, Failure] = {}
     args.save.mkdir(parents=True, exist_ok=True)
+    replay = {name for name in args.replay.split(",") if name}
     print(f"seed {seed}; seeds per target: " + ", ".join(f"{k} {len(v)}" for k, v in seeds.items()))
 
     deadline = time.monotonic() + args.minutes * 60
@@ -142,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
                 target = targets[i % len(targets)]
                 pool = seeds[target.name]
                 data = mutate(rng.choice(pool), rng, pool)
+                if replay and target.name not in replay:
+                    i += 1
+                    continue
                 failure = run_one(target, data, workdir, args.case_seconds, tallies[target.name])
                 if failure is not None and failure.signature not in first:
                     first[failure.signature] = failure
@@ -190,7 +205,7 @@ def _summary(tallies: dict[str, Tally], elapsed: float, first: dict[str, Failure
         for sig, count in t.failures.most_common():
             print(f"  {name}: {sig} x{count}: {first[sig].message}")
         for sig, count in t.roundtrip.most_common():
-            print(f"  {name}: round-trip {sig} x{count}")
+            print(f"  {name}: round-trip {sig} x{count} (input saved as the failure's)")
 
 
 if __name__ == "__main__":
