@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.topology.diff import NodeInfo
+from linter.topology.diff import Key, NodeInfo
 from rules.framework import Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, after, before, subtopology
 
@@ -58,6 +58,7 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
         groups.setdefault(k, {}).setdefault(what, []).append(info.name)
         lines.setdefault(k, (side, info.line))
 
+    kept_after = frozenset(diff.node_map.values())  # once: per pair it made the rule quadratic
     for n in diff.nodes.added:
         note(n, "added", "after")
     for n in diff.nodes.removed:
@@ -65,7 +66,9 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for p in diff.nodes.pairs:
         if "renamed" in p.changes:
             note(p.after, "renamed", "after")
-        elif p.changes & {"successors", "predecessors"} and _rewired(subject, p.before, p.after):
+        elif p.changes & {"successors", "predecessors"} and _rewired(
+            subject, p.before, p.after, kept_after
+        ):
             note(p.after, "rewired", "after")
     for sp in diff.subtopologies.pairs:
         if "renumbered" in sp.changes and not sp.after.stores:
@@ -97,10 +100,11 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
         )
 
 
-def _rewired(subject: DiffSubject, b: NodeInfo, a: NodeInfo) -> bool:
+def _rewired(
+    subject: DiffSubject, b: NodeInfo, a: NodeInfo, kept_after: frozenset[Key]
+) -> bool:
     """Neighbours changed other than by operators added or removed next to it."""
     fwd = subject.diff.node_map
-    kept_after = set(fwd.values())
     t_b, t_a = b.topology or "", a.topology or ""
     for nb, na in (
         (b.node.successors, a.node.successors),
