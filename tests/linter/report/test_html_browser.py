@@ -294,15 +294,20 @@ def test_a_cluster_plan_report(browser: Any) -> None:
 
 
 def test_a_combined_release_report(browser: Any, topology_corpus: Path) -> None:
-    from linter.report.combine import combine
-
-    before, after, diff, topology_report = corpus_pair(
+    before, after, diff, _ = corpus_pair(
         topology_corpus,
         f"{DSL_NAMING}/04_stateful_count_unnamed_plus_filter.txt",
         f"{DSL_NAMING}/05_stateful_count_named_store_plus_filter.txt",
     )
-    simulation, cluster_report = cluster_plan()
-    report = combine([topology_report, cluster_report])
+    cluster_simulation, _ = cluster_plan()
+    report, simulation = api.release(
+        api.Settings(application_id="word-count"),
+        before=before,
+        after=after,
+        snapshot=cluster_simulation.snapshot,
+        plan=cluster_simulation.plan,
+    )
+    assert simulation is not None
     html = render_html(report, before=before, after=after, diff=diff, timeline=simulation,
                        application_id="word-count")
     opened = open_report(browser, html, "combined-release")
