@@ -4,7 +4,9 @@ Generates an unnamed DSL application of ``--nodes`` nodes (pipelines of source -
 selectKey -> repartition -> count -> toStream -> mapValues -> sink, all names generated from
 one index counter, as a ``StreamsBuilder`` would) and a second version with one ``filter``
 inserted before the first pipeline: every later generated index shifts by one, the worst case
-for matching. Prints the time of the matching alone (``linter.topology.diff.diff``) and of the
+for matching; and a third with the first ``filter`` of every seventh pipeline removed: changes
+scattered all over, which the alignment of generated names has to bridge one by one. Prints the
+time of the matching alone (``linter.topology.diff.diff``) and of the
 whole check (``linter.api.diff``: matching + rules + verdict), best of ``--repeat`` runs.
 
     python benchmarks/diff.py [--nodes 5000] [--repeat 3]
@@ -56,12 +58,16 @@ def _link(names: list[str]) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     ]
 
 
-def pipeline(b: Builder, k: int, sub_id: int, extra_filter: bool) -> list[Subtopology]:
+def pipeline(
+    b: Builder, k: int, sub_id: int, extra_filter: bool, no_filter: bool = False
+) -> list[Subtopology]:
     src = b.name("KSTREAM-SOURCE-")
     first = [src]
     if extra_filter:
         first.append(b.name("KSTREAM-FILTER-"))
-    first += [b.name("KSTREAM-FILTER-"), b.name("KSTREAM-KEY-SELECT-")]
+    if not no_filter:
+        first.append(b.name("KSTREAM-FILTER-"))
+    first.append(b.name("KSTREAM-KEY-SELECT-"))
     store = b.store("KSTREAM-AGGREGATE-")
     agg = b.name("KSTREAM-AGGREGATE-")
     rsink, rfilter, rsource = b.name("KSTREAM-SINK-"), b.name("KSTREAM-FILTER-"), b.name(
@@ -95,11 +101,12 @@ def pipeline(b: Builder, k: int, sub_id: int, extra_filter: bool) -> list[Subtop
     return [Subtopology(sub_id, frozenset(nodes0)), Subtopology(sub_id + 1, frozenset(nodes1))]
 
 
-def application(nodes: int, inserted: bool) -> Description:
+def application(nodes: int, inserted: bool, thinned: bool = False) -> Description:
     b = Builder()
     subs: list[Subtopology] = []
     for k in range(max(1, nodes // PIPELINE_NODES)):
-        subs += pipeline(b, k, len(subs), extra_filter=inserted and k == 0)
+        no_filter = thinned and k % 7 == 3
+        subs += pipeline(b, k, len(subs), extra_filter=inserted and k == 0, no_filter=no_filter)
     return Description((Topology(tuple(subs)),), path=f"v{2 if inserted else 1}.txt")
 
 
@@ -125,12 +132,16 @@ def main() -> None:
     match = best_of(args.repeat, lambda: diff(before, after))
     whole = best_of(args.repeat, lambda: api.diff(before, after))
     same = best_of(args.repeat, lambda: api.diff(before, before))
+    thinned = application(args.nodes, False, thinned=True)
+    scattered = best_of(args.repeat, lambda: diff(before, thinned))
     print(f"nodes: {n_before} before, {n_after} after; stores: {len(result.stores.pairs)} matched")
     print(f"findings: {len(report.findings)} ({report.summary.errors} errors), "
           f"verdict {report.verdict.value if report.verdict else '-'}")
     print(f"matching (diff.diff), one filter inserted first: {match * 1000:.0f} ms")
     print(f"whole check (api.diff), one filter inserted first: {whole * 1000:.0f} ms")
     print(f"whole check (api.diff), identical versions: {same * 1000:.0f} ms")
+    print(f"matching (diff.diff), a filter removed in every 7th pipeline: "
+          f"{scattered * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,183 @@
+"""One side of a diff, indexed: every node, store, sub-topology and topic of a describe() text
+under a key that is stable across versions (topology name, item name), with what the matching
+needs to look up quickly (neighbours, owners, writers of a topic, parsed generated names)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from linter.topology import naming
+from linter.topology.model import Description, Node, Sink, Source
+
+How: TypeAlias = Literal["name", "index", "structure", "owner", "content", "nodes"]
+TopicRole: TypeAlias = Literal["source", "sink", "repartition", "global"]
+Key: TypeAlias = tuple[str, str]  # (topology name or "", node/store/topic name)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    topology: str | None
+    subtopology: int
+    is_global: bool
+    node: Node
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    @property
+    def key(self) -> Key:
+        return (self.topology or "", self.node.name)
+
+    @property
+    def line(self) -> int | None:
+        return self.node.position.line or None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    topology: str | None
+    name: str
+    subtopology: int
+    is_global: bool
+    owners: frozenset[str]  # the processors listing the store
+    line: int | None = None  # line of the first owner that lists it
+
+    @property
+    def key(self) -> Key:
+        return (self.topology or "", self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class SubtopologyInfo:
+    topology: str | None
+    id: int
+    is_global: bool
+    nodes: frozenset[str]
+    stores: frozenset[str]
+    source_topics: frozenset[str]  # topics read by its Source nodes (incl. internal ones)
+    sink_topics: frozenset[str]
+    line: int | None = None
+
+    @property
+    def key(self) -> Key:
+        return (self.topology or "", str(self.id))
+
+    @property
+    def stateful(self) -> bool:
+        return bool(self.stores)
+
+    @property
+    def external_sources(self) -> frozenset[str]:
+        return frozenset(t for t in self.source_topics if not naming.is_internal_topic(t))
+
+
+@dataclass(frozen=True, slots=True)
+class TopicInfo:
+    """A topic as one side of the topology uses it: ``role`` is ``source``/``sink`` for user
+    topics, ``repartition`` for internal ones, ``global`` for a global store's topic."""
+
+    topology: str | None
+    name: str
+    role: TopicRole
+    writers: frozenset[str]  # sink nodes
+    readers: frozenset[str]  # source nodes
+    subtopologies: frozenset[int]
+    line: int | None = None
+
+    @property
+    def key(self) -> Key:
+        return (self.topology or "", f"{self.role}:{self.name}")
+
+
+@dataclass(slots=True)
+class Side:
+    nodes: dict[Key, NodeInfo]
+    succ: dict[Key, frozenset[Key]]
+    pred: dict[Key, frozenset[Key]]
+    stores: dict[Key, StoreInfo]
+    subs: dict[Key, SubtopologyInfo]
+    topics: dict[Key, TopicInfo]
+    writers_of: dict[tuple[str, str], list[Key]]  # (topology, topic) -> sink keys
+    generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
+
+
+def index(desc: Description, names: Mapping[int, str | None]) -> Side:
+    nodes: dict[Key, NodeInfo] = {}
+    succ: dict[Key, frozenset[Key]] = {}
+    pred: dict[Key, frozenset[Key]] = {}
+    owners: dict[Key, list[NodeInfo]] = defaultdict(list)
+    subs: dict[Key, SubtopologyInfo] = {}
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = defaultdict(list)
+    writers_of: dict[tuple[str, str], list[Key]] = defaultdict(list)
+    generated: dict[Key, naming.GeneratedName | None] = {}
+    for ti, topology in enumerate(desc.topologies):
+        tname = names[ti]
+        t = tname or ""
+        for sub in topology.subtopologies:
+            for node in sub.nodes:
+                info = NodeInfo(tname, sub.id, sub.is_global, node)
+                key = (t, node.name)
+                nodes[key] = info
+                generated[key] = naming.generated(node.name)
+                succ[key] = frozenset((t, s) for s in node.successors)
+                pred[key] = frozenset((t, p) for p in node.predecessors)
+                for store in node.stores:
+                    owners[(t, store)].append(info)
+                if isinstance(node, Source):
+                    for topic in node.topics:
+                        role: TopicRole = "global" if sub.is_global else (
+                            "repartition" if naming.is_internal_topic(topic) else "source"
+                        )
+                        topic_nodes[(t, role, topic)].append(info)
+                    if node.pattern is not None:
+                        topic_nodes[(t, "source", node.pattern)].append(info)
+                elif isinstance(node, Sink) and node.topic is not None:
+                    internal = naming.is_internal_topic(node.topic)
+                    topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
+                    writers_of[(t, node.topic)].append(key)
+            subs[(t, str(sub.id))] = SubtopologyInfo(
+                topology=tname,
+                id=sub.id,
+                is_global=sub.is_global,
+                nodes=frozenset(n.name for n in sub.nodes),
+                stores=sub.stores,
+                source_topics=sub.source_topics
+                | frozenset(n.pattern for n in sub.nodes if isinstance(n, Source) and n.pattern),
+                sink_topics=sub.sink_topics,
+                line=sub.position.line or None,
+            )
+    stores: dict[Key, StoreInfo] = {}
+    for (t, store), infos in owners.items():
+        first = min(infos, key=lambda i: (i.subtopology, i.name))
+        stores[(t, store)] = StoreInfo(
+            topology=first.topology,
+            name=store,
+            subtopology=first.subtopology,
+            is_global=first.is_global,
+            owners=frozenset(i.name for i in infos),
+            line=first.line,
+        )
+    topics: dict[Key, TopicInfo] = {}
+    for (_t, role, topic), infos in topic_nodes.items():
+        first = min(infos, key=lambda i: (i.subtopology, i.name))
+        info_t = TopicInfo(
+            topology=first.topology,
+            name=topic,
+            role=role,
+            writers=frozenset(i.name for i in infos if isinstance(i.node, Sink)),
+            readers=frozenset(i.name for i in infos if isinstance(i.node, Source)),
+            subtopologies=frozenset(i.subtopology for i in infos),
+            line=first.line,
+        )
+        topics[info_t.key] = info_t
+    return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+
+
+def topology_names(desc: Description) -> dict[int, str | None]:
+    """Topologies are paired by name (``Topology: <name>:``); the unnamed one with the unnamed one.
+    (describe() prints one unnamed topology; several named ones come concatenated.)"""
+    return {i: t.name for i, t in enumerate(desc.topologies)}

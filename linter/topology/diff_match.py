@@ -1,0 +1,222 @@
+"""Which node, store, sub-topology and topic of ``before`` is which of ``after`` (see
+``linter.topology.diff`` for the order of matching and why)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import TypeAlias
+
+from linter.topology import align, naming
+from linter.topology.diff_index import How, Key, NodeInfo, Side
+from linter.topology.model import Sink, Source
+
+
+def _kind(info: NodeInfo) -> str:
+    return info.node.kind
+
+
+SeqKey: TypeAlias = tuple[str, str, str, str]
+
+
+def _endpoint(info: NodeInfo) -> str:
+    """What a source or sink connects to: the user topic itself (a strong anchor), or just
+    ``~internal`` for repartition plumbing (whose names shift with the indices)."""
+    node = info.node
+    if isinstance(node, Sink):
+        topic = node.topic or node.extractor or ""
+        return "~internal" if naming.is_internal_topic(topic) else topic
+    if isinstance(node, Source):
+        topics = sorted(node.topics) or [node.pattern or ""]
+        return "~internal" if any(naming.is_internal_topic(t) for t in topics) else ",".join(topics)
+    return ""
+
+
+def _gen_key(info: NodeInfo, gen: naming.GeneratedName) -> SeqKey:
+    return (_kind(info), naming.canonical_role(gen.prefix), gen.rest, _endpoint(info))
+
+
+def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
+    if _kind(a) != _kind(b):
+        return False
+    ea, eb = _endpoint(a), _endpoint(b)
+    if ea != eb and "~internal" in (ea, eb):
+        return False  # repartition plumbing is never a user topic's source or sink
+    ra, rb = naming.role_of(a.name), naming.role_of(b.name)
+    return ra is None or rb is None or naming.canonical_role(ra) == naming.canonical_role(rb)
+
+
+def match_nodes(b: Side, a: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
+    fwd: dict[Key, Key] = {}
+    how: dict[Key, How] = {}
+    # 1. chosen names
+    for key, info in b.nodes.items():
+        if (
+            key in a.nodes
+            and b.generated[key] is None
+            and _kind(a.nodes[key]) == _kind(info)
+        ):
+            fwd[key], how[key] = key, "name"
+    # 2. generated names: align the index sequences per topology
+    for t in sorted({k[0] for k in b.nodes} & {k[0] for k in a.nodes}):
+        seq_b = _generated_sequence(b, t)
+        seq_a = _generated_sequence(a, t)
+        for kb, ka in _align(seq_b, seq_a):
+            fwd[kb], how[kb] = ka, "index"
+    # 3. structure: propagate along matched edges until nothing changes
+    _propagate(b, a, fwd, how)
+    return fwd, how
+
+
+def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
+    items: list[tuple[int, str, SeqKey, Key]] = []
+    for key, info in side.nodes.items():
+        if key[0] != topology:
+            continue
+        gen = side.generated[key]
+        if gen is not None:
+            items.append((gen.index, gen.rest, _gen_key(info, gen), key))
+    items.sort()
+    return [(gk, key) for _, _, gk, key in items]
+
+
+def _align(
+    seq_b: list[tuple[SeqKey, Key]], seq_a: list[tuple[SeqKey, Key]]
+) -> Iterable[tuple[Key, Key]]:
+    """The two index sequences aligned on their operator roles (``align.align``)."""
+    for i, j in align.align([k for k, _ in seq_b], [k for k, _ in seq_a]):
+        yield seq_b[i][1], seq_a[j][1]
+
+
+def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> None:
+    matched_after = set(fwd.values())
+    frontier = sorted(fwd)
+    while frontier:
+        next_frontier: list[Key] = []
+        for kb in frontier:
+            ka = fwd[kb]
+            for nb_b, nb_a in ((b.succ, a.succ), (b.pred, a.pred)):
+                free_b = [k for k in nb_b.get(kb, ()) if k not in fwd and k in b.nodes]
+                free_a = [k for k in nb_a.get(ka, ()) if k not in matched_after and k in a.nodes]
+                if not free_b or not free_a:
+                    continue
+                for xb in sorted(free_b):
+                    cands = [xa for xa in free_a if xa not in matched_after
+                             and _compatible(b.nodes[xb], a.nodes[xa])]
+                    rivals = [yb for yb in free_b if yb not in fwd
+                              and any(_compatible(b.nodes[yb], a.nodes[c]) for c in cands)]
+                    if len(cands) == 1 and rivals == [xb]:
+                        fwd[xb], how[xb] = cands[0], "structure"
+                        matched_after.add(cands[0])
+                        next_frontier.append(xb)
+        frontier = sorted(next_frontier)
+
+
+def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, a: Side,
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[str]:
+    ch: set[str] = set()
+    if p_b.name != p_a.name:
+        gb, ga = b.generated[p_b.key], a.generated[p_a.key]
+        same_role = gb is not None and ga is not None and gb.role_key == ga.role_key
+        ch.add("reindexed" if same_role else "renamed")
+    t_b, t_a = p_b.topology or "", p_a.topology or ""
+    if sub_map.get((t_b, str(p_b.subtopology))) != (t_a, str(p_a.subtopology)):
+        ch.add("subtopology")
+    if p_b.subtopology != p_a.subtopology:
+        ch.add("subtopology-id")
+    if {fwd.get(k) for k in b.succ[p_b.key]} != set(a.succ[p_a.key]):
+        ch.add("successors")
+    if {fwd.get(k) for k in b.pred[p_b.key]} != set(a.pred[p_a.key]):
+        ch.add("predecessors")
+    if {store_map.get((t_b, s)) for s in p_b.node.stores} != {(t_a, s) for s in p_a.node.stores}:
+        ch.add("stores")
+    nb, na = p_b.node, p_a.node
+    if isinstance(nb, Source) and isinstance(na, Source) and (
+        nb.topics != na.topics or nb.pattern != na.pattern
+    ):
+        ch.add("topics")
+    if isinstance(nb, Sink) and isinstance(na, Sink) and (
+        nb.topic != na.topic or nb.extractor != na.extractor
+    ):
+        ch.add("topic")
+    return frozenset(ch)
+
+
+# --- stores, sub-topologies, topics ----------------------------------------------------------
+
+
+def match_stores(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Key, How]]:
+    out: dict[Key, tuple[Key, How]] = {}
+    taken: set[Key] = set()
+    for key in sorted(b.stores):
+        if key in a.stores:
+            out[key] = (key, "name")
+            taken.add(key)
+    # by owner: the after-stores listed by the matched owners, best overlap first
+    scored: list[tuple[int, Key, Key]] = []
+    for key, info in b.stores.items():
+        if key in out:
+            continue
+        t = key[0]
+        mapped = {fwd.get((t, o)) for o in info.owners} - {None}
+        cands: dict[Key, int] = defaultdict(int)
+        for m in mapped:
+            assert m is not None
+            node = a.nodes[m].node
+            for s in node.stores:
+                cands[(m[0], s)] += 1
+        for ka, score in cands.items():
+            if ka not in taken and ka not in b.stores:
+                scored.append((-score, key, ka))
+    for _, kb, ka in sorted(scored):
+        if kb not in out and ka not in taken:
+            out[kb] = (ka, "owner")
+            taken.add(ka)
+    return out
+
+
+def match_subtopologies(
+    b: Side, a: Side, fwd: Mapping[Key, Key], stores: Mapping[Key, tuple[Key, How]]
+) -> dict[Key, Key]:
+    score: dict[tuple[Key, Key], int] = defaultdict(int)
+    for kb, ka in fwd.items():
+        ib, ia = b.nodes[kb], a.nodes[ka]
+        if ib.is_global == ia.is_global:
+            score[((kb[0], str(ib.subtopology)), (ka[0], str(ia.subtopology)))] += 1
+    for kb, (ka, _) in stores.items():
+        sb, sa = b.stores[kb], a.stores[ka]
+        if sb.is_global == sa.is_global:
+            score[((kb[0], str(sb.subtopology)), (ka[0], str(sa.subtopology)))] += 3
+    out: dict[Key, Key] = {}
+    taken: set[Key] = set()
+    ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0][0] != kv[0][1], kv[0]))
+    for (sub_b, sub_a), _ in ranked:
+        if sub_b not in out and sub_a not in taken:
+            out[sub_b] = sub_a
+            taken.add(sub_a)
+    return out
+
+
+def match_topics(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Key, How]]:
+    out: dict[Key, tuple[Key, How]] = {}
+    taken: set[Key] = set()
+    for key in sorted(b.topics):
+        if key in a.topics:
+            out[key] = (key, "name")
+            taken.add(key)
+    by_node: dict[tuple[Key, str], Key] = {}  # (after node key, role) -> after topic key
+    for ka, ta in a.topics.items():
+        for n in ta.writers | ta.readers:
+            by_node.setdefault(((ka[0], n), ta.role), ka)
+    for kb in sorted(b.topics):
+        if kb in out:
+            continue
+        tb = b.topics[kb]
+        for n in sorted(tb.writers | tb.readers):
+            m = fwd.get((kb[0], n))
+            found = by_node.get((m, tb.role)) if m is not None else None
+            if found is not None and found not in taken and found not in b.topics:
+                out[kb] = (found, "nodes")
+                taken.add(found)
+                break
+    return out
