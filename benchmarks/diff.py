@@ -6,7 +6,8 @@ one index counter, as a ``StreamsBuilder`` would) and a second version with one 
 inserted before the first pipeline: every later generated index shifts by one, the worst case
 for matching; and a third with the first ``filter`` of every seventh pipeline removed: changes
 scattered all over, which the alignment of generated names has to bridge one by one. Prints the
-time of the matching alone (``linter.topology.diff.diff``) and of the
+time of the matching alone (and of a chain of stateful processors, every index shifted: each
+one's key origin is looked up upstream) (``linter.topology.diff.diff``) and of the
 whole check (``linter.api.diff``: matching + rules + verdict), best of ``--repeat`` runs.
 
     python benchmarks/diff.py [--nodes 5000] [--repeat 3]
@@ -110,6 +111,20 @@ def application(nodes: int, inserted: bool, thinned: bool = False) -> Descriptio
     return Description((Topology(tuple(subs)),), path=f"v{2 if inserted else 1}.txt")
 
 
+def stateful_chain(nodes: int, offset: int) -> Description:
+    """One sub-topology: a source, a path of ``transformValues`` every other one with a store,
+    a sink; ``offset`` shifts every generated index."""
+    names = [f"KSTREAM-TRANSFORMVALUES-{i + offset:010d}" for i in range(1, nodes - 1)]
+    src, sink = f"KSTREAM-SOURCE-{offset:010d}", f"KSTREAM-SINK-{nodes - 1 + offset:010d}"
+    path = [src, *names, sink]
+    out: list[Node] = [Source(src, topics=frozenset({"in"}), successors=frozenset({path[1]}))]
+    for i, (name, succ, pred) in enumerate(_link(path)[1:-1], start=1):
+        stores = frozenset({f"store-{i}"}) if i % 2 else frozenset()
+        out.append(Processor(name, stores=stores, successors=succ, predecessors=pred))
+    out.append(Sink(sink, topic="out", predecessors=frozenset({path[-2]})))
+    return Description((Topology((Subtopology(0, frozenset(out)),)),))
+
+
 def best_of(repeat: int, func: object) -> float:
     times = []
     for _ in range(repeat):
@@ -134,6 +149,8 @@ def main() -> None:
     same = best_of(args.repeat, lambda: api.diff(before, before))
     thinned = application(args.nodes, False, thinned=True)
     scattered = best_of(args.repeat, lambda: diff(before, thinned))
+    chain_b, chain_a = stateful_chain(args.nodes, 0), stateful_chain(args.nodes, 1)
+    chain = best_of(args.repeat, lambda: diff(chain_b, chain_a))
     print(f"nodes: {n_before} before, {n_after} after; stores: {len(result.stores.pairs)} matched")
     print(f"findings: {len(report.findings)} ({report.summary.errors} errors), "
           f"verdict {report.verdict.value if report.verdict else '-'}")
@@ -142,6 +159,7 @@ def main() -> None:
     print(f"whole check (api.diff), identical versions: {same * 1000:.0f} ms")
     print(f"matching (diff.diff), a filter removed in every 7th pipeline: "
           f"{scattered * 1000:.0f} ms")
+    print(f"matching (diff.diff), a chain of stateful processors shifted: {chain * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

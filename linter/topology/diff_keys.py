@@ -3,8 +3,9 @@ sides: a change there means state under old keys is unreachable (or consumers se
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from linter.topology import naming
 from linter.topology.diff_index import Key, Side
@@ -28,47 +29,115 @@ class KeyChange:
 
 
 
-def _key_origins(side: Side, start: Key) -> frozenset[Key]:
-    """The nodes that last set the key of records reaching ``start``.
+State: TypeAlias = tuple[Key, Key | None]  # (node, the operator that fed a repartition, if any)
 
-    Walking upstream: a known key-changing operator is an origin. Repartition plumbing is skipped
-    and internal topics are followed to their writers; the DSL only repartitions after a key
-    change (or an explicit ``repartition()``), so when the walk reaches a user topic's source
-    without meeting a known key changer, the operator that fed the repartition topic set the key;
-    with no repartition on the way, the source did.
-    """
+
+def _key_origins(side: Side, start: Key) -> frozenset[Key]:
+    """The nodes that last set the key of records reaching ``start`` (``_Origins.of``), walking
+    afresh; kept for graphs with a cycle, where results cannot be shared between walks."""
     out: set[Key] = set()
-    seen: set[tuple[Key, Key | None]] = set()
-    node0 = side.nodes[start].node
-    stack: list[tuple[Key, Key | None]] = (
-        [(start, None)] if isinstance(node0, Source) else [(k, None) for k in side.pred[start]]
-    )
+    seen: set[State] = set()
+    stack = _initial(side, start)
     while stack:
-        key, pending = stack.pop()
-        if (key, pending) in seen or key not in side.nodes:
+        state = stack.pop()
+        if state in seen:
             continue
-        seen.add((key, pending))
-        info = side.nodes[key]
-        node = info.node
-        if isinstance(node, Source):
-            internal = [t for t in node.topics if naming.is_internal_topic(t)]
-            if internal and not info.is_global:
-                for t in internal:
-                    for w in side.writers_of.get((key[0], t), ()):
-                        stack.extend((p, None) for p in side.pred.get(w, ()))
-                continue
-            out.add(pending if pending is not None else key)
-            continue
-        if naming.is_key_changing(node.name):
-            out.add(key)
-            continue
-        if _feeds_repartition(side, key):
-            if naming.is_repartition_plumbing(node.name) or naming.role_of(node.name) is not None:
-                stack.extend((p, pending) for p in side.pred.get(key, ()))
-                continue
-            pending = key
-        stack.extend((p, pending) for p in side.pred.get(key, ()))
+        seen.add(state)
+        found, upstream = _step(side, state)
+        out |= found
+        stack.extend(upstream)
     return frozenset(out)
+
+
+def _initial(side: Side, start: Key) -> list[State]:
+    if isinstance(side.nodes[start].node, Source):
+        return [(start, None)]
+    return [(k, None) for k in side.pred[start]]
+
+
+def _step(side: Side, state: State) -> tuple[frozenset[Key], list[State]]:
+    """One node of the walk upstream: the origins it settles, and the states to visit next.
+
+    A known key-changing operator is an origin. Repartition plumbing is skipped and internal
+    topics are followed to their writers; the DSL only repartitions after a key change (or an
+    explicit ``repartition()``), so when the walk reaches a user topic's source without meeting a
+    known key changer, the operator that fed the repartition topic set the key; with no
+    repartition on the way, the source did.
+    """
+    key, pending = state
+    info = side.nodes.get(key)
+    if info is None:
+        return frozenset(), []
+    node = info.node
+    if isinstance(node, Source):
+        internal = [t for t in node.topics if naming.is_internal_topic(t)]
+        if internal and not info.is_global:
+            return frozenset(), [
+                (p, None)
+                for t in internal
+                for w in side.writers_of.get((key[0], t), ())
+                for p in side.pred.get(w, ())
+            ]
+        return frozenset({pending if pending is not None else key}), []
+    if naming.is_key_changing(node.name):
+        return frozenset({key}), []
+    if _feeds_repartition(side, key) and not (
+        naming.is_repartition_plumbing(node.name) or naming.role_of(node.name) is not None
+    ):
+        pending = key
+    return frozenset(), [(p, pending) for p in side.pred.get(key, ())]
+
+
+class _Origins:
+    """``_key_origins`` for many starts on one side, sharing what the walks have in common:
+    each state's origins are computed once (a walk per stateful node would be quadratic along a
+    chain of stateful operators). Where a walk meets a cycle, that start walks afresh."""
+
+    def __init__(self, side: Side) -> None:
+        self.side = side
+        self.done: dict[State, frozenset[Key]] = {}
+        self.cyclic: set[State] = set()
+
+    def of(self, start: Key) -> frozenset[Key]:
+        out: set[Key] = set()
+        for state in _initial(self.side, start):
+            found = self._resolve(state)
+            if found is None:
+                return _key_origins(self.side, start)
+            out |= found
+        return frozenset(out)
+
+    def _resolve(self, root: State) -> frozenset[Key] | None:
+        """Origins reachable from ``root``; ``None`` when a cycle makes them incomplete."""
+        if root in self.done:
+            return self.done[root]
+        frames: list[tuple[State, Iterator[State], set[Key]]] = []
+        on_path: set[State] = set()
+
+        def enter(state: State) -> None:
+            found, upstream = _step(self.side, state)
+            frames.append((state, iter(upstream), set(found)))
+            on_path.add(state)
+
+        enter(root)
+        while frames:
+            state, upstream, found = frames[-1]
+            for nxt in upstream:
+                if nxt in self.done:
+                    found |= self.done[nxt]
+                elif nxt in on_path or nxt in self.cyclic:
+                    self.cyclic |= on_path
+                    return None
+                else:
+                    enter(nxt)
+                    break
+            else:
+                frames.pop()
+                on_path.discard(state)
+                self.done[state] = frozenset(found)
+                if frames:
+                    frames[-1][2].update(found)
+        return self.done[root]
 
 
 def _feeds_repartition(side: Side, key: Key) -> bool:
@@ -91,14 +160,15 @@ def _feeds_repartition(side: Side, key: Key) -> bool:
 
 def key_changes(b: Side, a: Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
     out: list[KeyChange] = []
+    origins_b, origins_a = _Origins(b), _Origins(a)
     for kb, ka in sorted(fwd.items()):
         nb, na = b.nodes[kb], a.nodes[ka]
         is_sink = isinstance(na.node, Sink) and not naming.is_internal_topic(na.node.topic or "")
         stateful = bool(na.node.stores) and bool(nb.node.stores)
         if not (stateful or is_sink) or na.is_global:
             continue
-        ob = _key_origins(b, kb)
-        oa = _key_origins(a, ka)
+        ob = origins_b.of(kb)
+        oa = origins_a.of(ka)
         mapped = frozenset(fwd.get(k, ("", "?" + k[1])) for k in ob)
         if mapped != oa:
             out.append(
