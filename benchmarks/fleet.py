@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -201,11 +202,26 @@ def write_parquet(rows: list[dict[str, object]], path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
-def single_process(path: Path) -> float:
+def arrow_schema(ddl: str) -> object:
+    """A pyarrow schema from one of the fleet tables' DDL strings."""
+    import pyarrow as pa
+
+    types = {"string": pa.string(), "int": pa.int32(), "boolean": pa.bool_(),
+             "array<string>": pa.list_(pa.string())}  # fmt: skip
+    return pa.schema([
+        (name, types[kind]) for name, kind in (c.strip().split(" ", 1) for c in ddl.split(","))
+    ])  # fmt: skip
+
+
+def single_process(path: Path, out: Path) -> float:
+    """Read the fleet, scan every app, judge the whole lineage graph and write the three tables
+    (findings, apps, lineage; sorted, one Parquet file each), as the Spark job does."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from linter.fleet.inputs import COLUMNS, version_of
     from linter.fleet.local import scan_fleet
+    from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 
     started = time.perf_counter()
     table = pq.read_table(path, columns=list(COLUMNS))
@@ -215,6 +231,17 @@ def single_process(path: Path) -> float:
         apps.setdefault(v.app_id, []).append(v)
     result = scan_fleet(sorted(apps.items()))  # type: ignore[arg-type]
     assert len(result.apps) == len(apps)
+    out.mkdir(parents=True, exist_ok=True)
+    tables = (
+        ("findings", FINDINGS_SCHEMA, [r.as_tuple() for r in result.findings]),
+        ("apps", APP_ROW_SCHEMA, [a.as_tuple() for a in result.apps]),
+        ("lineage", EDGES_SCHEMA, [(e.upstream, e.topic, e.downstream, e.stateful, e.key_change,
+                                    e.risky) for e in result.edges]),
+    )  # fmt: skip
+    for name, ddl, rows in tables:
+        schema: Any = arrow_schema(ddl)
+        columns = {f.name: [r[i] for r in rows] for i, f in enumerate(schema)}
+        pq.write_table(pa.table(columns, schema=schema), out / f"{name}.parquet")
     return time.perf_counter() - started
 
 
@@ -249,7 +276,7 @@ def main() -> None:
             path = Path(tmp) / f"fleet-{size}.parquet"
             write_parquet(rows, path)
             apps = len(rows) // 2
-            local_s = single_process(path)
+            local_s = single_process(path, Path(tmp) / f"single-{size}")
             t0 = time.perf_counter()
             options = ScanOptions(input=str(path), out=str(Path(tmp) / f"out-{size}"),
                                   partitions=args.partitions, progress=False)  # fmt: skip

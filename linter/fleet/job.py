@@ -22,10 +22,10 @@ from linter.fleet.inputs import (
     split_path,
     version_of,
 )
-from linter.fleet.lineage import APPLICATION_ID, TOPIC, edges, judge, restrict, slice_graph
+from linter.fleet.lineage import edges, judge, slice_graph, slice_rows, sliced_facts
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
-from rules.fleet.graph import AppFacts, PartitionChange
+from rules.fleet.graph import PartitionChange
 
 if TYPE_CHECKING:
     from pyspark import RDD
@@ -99,12 +99,10 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
 
 # --- the job -----------------------------------------------------------------------------------
 
-APP, FINDING, FACTS, EDGE = 0, 1, 2, 3
+APP, FINDING, SLICE, EDGE = 0, 1, 2, 3
 
-FACTS_SCHEMA = (
-    "app_id string, application_id string, version string, upgrade string, "
-    "produces array<string>, consumes array<string>, stateful_on array<string>, "
-    "key_changes array<string>, internal array<string>"
+SLICE_SCHEMA = (
+    "key string, app_id string, application_id string, version string, upgrade string, roles int"
 )
 
 
@@ -113,71 +111,54 @@ def _struct(ddl: str) -> str:
 
 
 # One Python pass writes every kind of row into one wide table (one column per kind, the others
-# null); the JVM then caches it and splits it, so nothing is unpickled twice.
+# null); the JVM then caches it and splits it, so nothing is unpickled twice. Rows are plain
+# tuples: an app's findings, its summary row, and one small row per slice of the lineage graph it
+# belongs to (the slice's topic and what the app does with it, not the app's whole facts).
 SCANNED_SCHEMA = (
     f"kind int, finding {_struct(FINDINGS_SCHEMA)}, app {_struct(APP_ROW_SCHEMA)}, "
-    f"facts {_struct(FACTS_SCHEMA)}"
+    f"slice {_struct(SLICE_SCHEMA)}"
 )
 JUDGED_SCHEMA = f"kind int, finding {_struct(FINDINGS_SCHEMA)}, edge {_struct(EDGES_SCHEMA)}"
 
-_SETS = ("produces", "consumes", "stateful_on", "key_changes", "internal")
 
-
-def _facts_tuple(f: AppFacts) -> tuple[Any, ...]:
-    return (
-        f.app_id, f.application_id, f.version, f.upgrade,
-        *(sorted(getattr(f, name)) for name in _SETS),
-    )  # fmt: skip
-
-
-def _facts_of(row: Any) -> AppFacts:
-    return AppFacts(
-        app_id=row["app_id"], application_id=row["application_id"], version=row["version"],
-        upgrade=row["upgrade"], **{name: frozenset(row[name] or ()) for name in _SETS},
-    )  # fmt: skip
-
-
-def _scan(settings: Settings) -> Callable[[tuple[str, list[Version]]], Iterator[tuple[Any, ...]]]:
-    def run(item: tuple[str, list[Version]]) -> Iterator[tuple[Any, ...]]:
-        app_id, versions = item
-        result = scan_app(app_id, versions, settings)
-        yield (APP, None, result.app.as_tuple(), None)
-        for row in result.findings:
-            yield (FINDING, row.as_tuple(), None, None)
-        if result.facts is not None:
-            yield (FACTS, None, None, _facts_tuple(result.facts))
+def _scan(
+    settings: Settings,
+) -> Callable[[Iterable[tuple[str, list[Version]]]], Iterator[tuple[Any, ...]]]:
+    def run(apps: Iterable[tuple[str, list[Version]]]) -> Iterator[tuple[Any, ...]]:
+        for app_id, versions in apps:
+            result = scan_app(app_id, versions, settings)
+            yield (APP, None, result.app.as_tuple(), None)
+            for row in result.findings:
+                yield (FINDING, row.as_tuple(), None, None)
+            if result.facts is not None:
+                for part in slice_rows(result.facts):
+                    yield (SLICE, None, None, part)
 
     return run
 
 
 def _judge(
     settings: Settings, changes: tuple[PartitionChange, ...]
-) -> Callable[[Any], Iterator[tuple[Any, ...]]]:
-    def run(row: Any) -> Iterator[tuple[Any, ...]]:
-        key = row["key"]
-        graph = slice_graph(key, (restrict(key, _facts_of(f)) for f in row["apps"]), changes)
-        for finding in judge(graph, settings):
-            yield (FINDING, finding.as_tuple(), None)
-        for e in edges(graph):
-            yield (EDGE, None, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change,
-                                e.risky))  # fmt: skip
+) -> Callable[[Iterable[Any]], Iterator[tuple[Any, ...]]]:
+    def run(slices: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
+        for key, apps in slices:
+            graph = slice_graph(key, (sliced_facts(key, *app) for app in apps), changes)
+            for finding in judge(graph, settings):
+                yield (FINDING, finding.as_tuple(), None)
+            for e in edges(graph):
+                yield (EDGE, None, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change,
+                                    e.risky))  # fmt: skip
 
     return run
 
 
-def slices(facts: DataFrame) -> DataFrame:
-    """``(key, apps)``: every slice key (``t:<topic>``, ``a:<application.id>``) with the facts of
-    the apps in it (cut down to the slice in Python, by :func:`restrict`)."""
+def slices(parts: DataFrame) -> DataFrame:
+    """``(key, apps)``: every slice key (``t:<topic>``, ``a:<application.id>``) with the rows of
+    :data:`SLICE_SCHEMA` of the apps in it."""
     from pyspark.sql import functions as F
 
-    topics = F.array_distinct(F.concat(*(F.col(c) for c in ("produces", "consumes",
-                                                            "key_changes", "internal"))))
-    keys = F.concat(
-        F.transform(topics, lambda t: F.concat(F.lit(f"{TOPIC}:"), t)),
-        F.array(F.concat(F.lit(f"{APPLICATION_ID}:"), F.col("application_id"))),
-    )  # fmt: skip
-    exploded = facts.select(F.explode(keys).alias("key"), F.struct(*facts.columns).alias("f"))
-    return exploded.groupBy("key").agg(F.collect_list("f").alias("apps"))
+    app = F.struct("app_id", "application_id", "version", "upgrade", "roles")
+    return parts.groupBy("key").agg(F.collect_list(app).alias("apps"))
 
 
 @dataclass
@@ -197,6 +178,10 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     conf = {
         "spark.sql.shuffle.partitions": str(partitions),
         "spark.sql.adaptive.coalescePartitions.enabled": "false",
+        # Adaptive execution runs every shuffle's map side as a job of its own and re-plans
+        # after it: seconds of driver round trips on a two-core machine, for plans that are
+        # already right (the partition count is set above, the one join is small).
+        "spark.sql.adaptive.enabled": "false",
     }
     saved = {key: spark.conf.get(key, None) for key in conf}
     for key, value in conf.items():
@@ -227,12 +212,14 @@ def _run(
 
     apps = read_versions(spark, options.input, options.input_format, partitions)
     scanned = spark.createDataFrame(
-        apps.flatMap(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
+        apps.mapPartitions(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
     ).persist(StorageLevel.MEMORY_AND_DISK)
     kind = F.col("kind")
-    facts = scanned.where(kind == FACTS).select("facts.*")
+    parts = scanned.where(kind == SLICE).select("slice.*")
     judged = spark.createDataFrame(
-        slices(facts).rdd.flatMap(_judge(settings, changes)), JUDGED_SCHEMA, verifySchema=False
+        slices(parts).rdd.mapPartitions(_judge(settings, changes)),
+        JUDGED_SCHEMA,
+        verifySchema=False,
     ).persist(StorageLevel.MEMORY_AND_DISK)
     findings = (
         scanned.where(kind == FINDING).select("finding.*")

@@ -135,6 +135,32 @@ def restrict(key: str, facts: AppFacts) -> AppFacts:
     return facts.only(frozenset({name}) if kind == TOPIC else frozenset())
 
 
+# What an app does with a slice's topic, as bits: the compact row the fleet job shuffles per slice
+# instead of the app's whole facts (an app belongs to tens of slices).
+_ROLES = ("produces", "consumes", "stateful_on", "key_changes", "internal")
+
+
+def slice_rows(facts: AppFacts) -> Iterator[tuple[str, str, str, str, str | None, int]]:
+    """``(key, app_id, application_id, version, upgrade, roles)`` per slice of the app: the
+    tuple form of :func:`slice_keys` (``roles``: one bit per set of :class:`AppFacts` holding
+    the slice's topic), turned back into facts by :func:`sliced_facts`."""
+    for key, part in slice_keys(facts):
+        roles = sum(1 << i for i, name in enumerate(_ROLES) if getattr(part, name))
+        yield key, facts.app_id, facts.application_id, facts.version, facts.upgrade, roles
+
+
+def sliced_facts(
+    key: str, app_id: str, application_id: str, version: str, upgrade: str | None, roles: int
+) -> AppFacts:
+    """The inverse of :func:`slice_rows`: ``restrict(key, facts)`` rebuilt from its row."""
+    kind, _, name = key.partition(":")
+    one = frozenset({name}) if kind == TOPIC else frozenset()
+    sets = {n: one if roles >> i & 1 else frozenset() for i, n in enumerate(_ROLES)}
+    return AppFacts(
+        app_id=app_id, application_id=application_id, version=version, upgrade=upgrade, **sets
+    )
+
+
 def slice_graph(
     key: str, apps: Iterable[AppFacts], changes: Iterable[PartitionChange] = ()
 ) -> FleetGraph:
