@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci",
-    max_examples=40,
+    max_examples=30,
     deadline=None,
     derandomize=True,  # same cases every run: a CI failure reproduces locally
     database=None,

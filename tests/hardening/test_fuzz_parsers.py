@@ -16,7 +16,7 @@ from tests.hardening.fuzzing import TARGETS, Failure, fuzz
 SCALE = float(os.environ.get("KSAFE_FUZZ_SCALE", "1"))
 # Cases per target in CI: together a few seconds on two cores.
 CASES = {
-    "topology": 3000,
+    "topology": 2000,
     "plan": 300,
     "cluster-output": 1000,
     "snapshot": 80,
