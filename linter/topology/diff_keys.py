@@ -111,6 +111,8 @@ class _Origins:
         """Origins reachable from ``root``; ``None`` when a cycle makes them incomplete."""
         if root in self.done:
             return self.done[root]
+        if root in self.cyclic:
+            return None
         frames: list[tuple[State, Iterator[State], set[Key]]] = []
         on_path: set[State] = set()
 
