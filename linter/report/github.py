@@ -2,13 +2,15 @@
 so findings show inline on the pull request's changed files.
 
 Escaping follows the runner's own rules (``actions/toolkit`` ``command.ts``): in the message,
-``%``, ``\\r`` and ``\\n``; in property values, also ``:`` and ``,``.
+``%``, ``\\r`` and ``\\n``; in property values, also ``:`` and ``,``. Control characters from the
+input (an ESC in a name would colour the Actions log) are shown as escapes first.
 """
 
 from __future__ import annotations
 
 from linter.report.locations import primary
 from linter.report.model import Report
+from linter.report.text import sanitize
 from rules.framework import Finding, Severity
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -16,6 +18,11 @@ _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO:
 
 def escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _shown(text: str) -> str:
+    """Control characters as escapes, line breaks kept (the message may span lines)."""
+    return "\n".join(sanitize(line) for line in text.split("\n"))
 
 
 def escape_property(text: str) -> str:
@@ -43,16 +50,16 @@ def command(f: Finding, report: Report) -> str:
             if column is not None and column >= 1:
                 props.append(("col", str(column)))
     title = f"{f.rule} {f.name}"
-    message = f.message
+    message = _shown(f.message)
     if f.remediation:
-        message += f"\nFix: {f.remediation}"
+        message += f"\nFix: {_shown(f.remediation)}"
     kind = _COMMAND[f.severity]
     if f.acknowledged is not None:
         kind = "notice"
         title += " (acknowledged)"
-        message += f"\nAcknowledged: {f.acknowledged}"
+        message += f"\nAcknowledged: {_shown(f.acknowledged)}"
     props.append(("title", title))
-    rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props)
+    rendered = ",".join(f"{k}={escape_property(sanitize(v))}" for k, v in props)
     return f"::{kind} {rendered}::{escape_data(message)}"
 
 

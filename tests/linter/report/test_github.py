@@ -36,6 +36,16 @@ def test_one_command_per_finding_then_a_summary() -> None:
     assert len(lines) == 4
 
 
+def test_control_characters_from_the_input_cannot_colour_the_log() -> None:
+    report = diff_report()
+    hostile = report.findings[0].model_copy(
+        update={"message": "store \x1b[31mred\x1b[0m\nnext line", "remediation": ""}
+    )
+    line = render(report.model_copy(update={"findings": (hostile,)}), "github").splitlines()[0]
+    assert "\x1b" not in line
+    assert line.endswith("::store \\x1b[31mred\\x1b[0m%0Anext line")
+
+
 def test_cluster_finding_points_at_the_plan() -> None:
     first = render(cluster_report(), "github").splitlines()[0]
     assert first.startswith(
