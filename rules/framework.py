@@ -186,21 +186,20 @@ def fingerprint(rule_id: str, hit: Hit) -> str:
 
 
 def to_finding(r: Rule, hit: Hit, severity: Severity | None = None) -> Finding:
-    # Every value is already of its field's type (a Rule's and a Hit's fields are typed, and mypy
-    # holds rules to them), so the finding is built without validation: a rule run makes
-    # thousands of findings per fleet app. Sequences are made tuples, as validation would.
-    return Finding.model_construct(
+    # Validated construction, not ``model_construct``: on pydantic 2.13 the pure-Python
+    # ``model_construct`` costs 12.5 us per finding, validation in pydantic-core 4.2 us.
+    return Finding(
         rule=r.id,
         name=r.name,
-        severity=Severity(severity or r.severity),
+        severity=severity or r.severity,
         impact=r.impact,
         message=hit.message,
-        resources=tuple(hit.resources),
-        locations=tuple(hit.locations),
+        resources=hit.resources,
+        locations=hit.locations,
         remediation=hit.remediation,
         fingerprint=fingerprint(r.id, hit),
         requires=hit.requires,
-        steps=tuple(hit.steps),
+        steps=hit.steps,
         step=hit.step,
         data=dict(hit.data),
     )

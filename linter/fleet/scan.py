@@ -106,12 +106,17 @@ def scan_app(app_id: str, rows: Iterable[Version], settings: api.Settings) -> Ap
         return _quarantine(app_id, ordered, None, f"{app_id}: rows without app_id or version")
     models: list[Description] = []
     configs: list[StreamsConfig | None] = []
+    parsed: dict[str, Description] = {}  # a version reprinted unchanged is parsed once
     for v in ordered:
         where = f"{app_id}/{v.version}"
         try:
             if v.description is None:
                 raise ValueError(f"{where}: no description text")
-            models.append(parse(v.description, where))
+            same = parsed.get(v.description)
+            # parse() only differs by ``path`` for the same text
+            model = replace(same, path=where) if same else parse(v.description, where)
+            parsed[v.description] = model
+            models.append(model)
             configs.append(
                 parse_properties(v.properties, where + ".properties") if v.properties else None
             )
