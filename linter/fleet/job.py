@@ -22,7 +22,14 @@ from linter.fleet.inputs import (
     split_path,
     version_of,
 )
-from linter.fleet.lineage import edges, judge, slice_graph, slice_rows, sliced_facts
+from linter.fleet.lineage import (
+    FleetRules,
+    edges,
+    judge,
+    slice_graph,
+    slice_rows,
+    sliced_facts,
+)
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
 from rules.fleet.graph import PartitionChange
@@ -141,9 +148,10 @@ def _judge(
     settings: Settings, changes: tuple[PartitionChange, ...]
 ) -> Callable[[Iterable[Any]], Iterator[tuple[Any, ...]]]:
     def run(slices: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
+        chosen = FleetRules.of(settings)
         for key, apps in slices:
             graph = slice_graph(key, (sliced_facts(key, *app) for app in apps), changes)
-            for finding in judge(graph, settings):
+            for finding in judge(graph, settings, chosen):
                 yield (FINDING, finding.as_tuple(), None)
             for e in edges(graph):
                 yield (EDGE, None, (e.upstream, e.topic, e.downstream, e.stateful, e.key_change,

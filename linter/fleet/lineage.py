@@ -15,7 +15,7 @@ from linter.fleet.rows import FindingRow, finding_row
 from linter.topology.model import Description, Sink, Source, Topology
 from rules.fleet import FLEET_RULES
 from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
-from rules.framework import Finding, run
+from rules.framework import Finding, Rule, Severity, run
 
 # Rules whose findings on an app's upgrade mean its output records change key or go away.
 KEY_CHANGE_RULES = frozenset({"key-change-before-stateful", "sink-topic-changed"})
@@ -173,10 +173,27 @@ def slice_graph(
     return FleetGraph(apps=members, partition_changes=own, view="topics")
 
 
-def fleet_findings(graph: FleetGraph, settings: Settings) -> list[Finding]:
-    """The fleet rules on a graph (whole or slice), with the settings' selection and severities."""
-    rules = selected(FLEET_RULES, settings)
-    return run(rules, "fleet", graph, severities=severity_overrides(rules, settings))
+@dataclass(frozen=True, slots=True)
+class FleetRules:
+    """The fleet rules ``settings`` keeps, with their severity overrides: chosen once, not once
+    per slice (a fleet has tens of thousands of slices)."""
+
+    rules: tuple[Rule, ...]
+    severities: dict[str, Severity]
+
+    @classmethod
+    def of(cls, settings: Settings) -> FleetRules:
+        rules = selected(FLEET_RULES, settings)
+        return cls(rules=rules, severities=severity_overrides(rules, settings))
+
+
+def fleet_findings(
+    graph: FleetGraph, settings: Settings, chosen: FleetRules | None = None
+) -> list[Finding]:
+    """The fleet rules on a graph (whole or slice), with the settings' selection and severities
+    (``chosen``: the same, already worked out from ``settings``)."""
+    chosen = chosen or FleetRules.of(settings)
+    return run(chosen.rules, "fleet", graph, severities=chosen.severities)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,12 +241,14 @@ def whole_graph(
 CLUSTER_CHECK, LINEAGE_CHECK = "cluster", "lineage"
 
 
-def judge(graph: FleetGraph, settings: Settings) -> list[FindingRow]:
+def judge(
+    graph: FleetGraph, settings: Settings, chosen: FleetRules | None = None
+) -> list[FindingRow]:
     """The fleet findings of a graph as rows: one per app a finding names (with that app's
     version), plus one without app for each finding on the cluster plan."""
     versions = {a.app_id: a.version for a in graph.apps}
     out: list[FindingRow] = []
-    for f in fleet_findings(graph, settings):
+    for f in fleet_findings(graph, settings, chosen):
         check = CLUSTER_CHECK if f.step is not None else LINEAGE_CHECK
         if check == CLUSTER_CHECK:
             out.append(finding_row(f, None, check, None, None))
