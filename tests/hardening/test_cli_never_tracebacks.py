@@ -6,6 +6,7 @@ Each case is a seed mutated by the fuzzer, run through click's CliRunner in an e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -115,8 +116,10 @@ def test_cli_on_mutated_input_exits_0_1_or_2_without_traceback(
     target, build = COMMANDS[command]
     runner = CliRunner()
     for n, (original, mutated) in enumerate(_cases(target, seed=sum(map(ord, command)))):
-        with runner.isolated_filesystem(temp_dir=tmp_path):
-            args = build(Path.cwd(), original, mutated, FORMATS[n % len(FORMATS)])
+        work = tmp_path / f"case-{n}"
+        work.mkdir()
+        with contextlib.chdir(work):  # no config file of ours above the inputs
+            args = build(work, original, mutated, FORMATS[n % len(FORMATS)])
             _check(runner.invoke(ksafe, args), args)
 
 
@@ -128,12 +131,13 @@ def test_cli_lint_and_diff_of_generated_versions(
     """Valid but odd inputs (PAPI names with spaces, quotes, ``<``/``&``, patterns, extractors)
     go all the way through the rules and every renderer."""
     runner = CliRunner()
-    with tempfile.TemporaryDirectory() as tmp, runner.isolated_filesystem(temp_dir=tmp):
-        Path("before.txt").write_text(render(pair[0]), encoding="utf-8")
-        Path("after.txt").write_text(render(pair[1]), encoding="utf-8")
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        before, after = Path(tmp, "before.txt"), Path(tmp, "after.txt")
+        before.write_text(render(pair[0]), encoding="utf-8")
+        after.write_text(render(pair[1]), encoding="utf-8")
         for args in (
-            ["lint", "after.txt", "--format", fmt, "--fail-on", "info"],
-            ["diff", "before.txt", "after.txt", "--format", fmt, "--application-id", "a<b>&c"],
+            ["lint", str(after), "--format", fmt, "--fail-on", "info"],
+            ["diff", str(before), str(after), "--format", fmt, "--application-id", "a<b>&c"],
         ):
             result = runner.invoke(ksafe, args)
             _check(result, args)
