@@ -111,6 +111,15 @@ def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> Sp
             # In local mode the driver JVM holds the executors' cached tables and sort buffers;
             # Spark's 1g default spends a good part of a 10k-app scan in garbage collection.
             builder = builder.config("spark.driver.memory", local_driver_memory())
+        if master.startswith("local") and "extraJavaOptions" not in os.environ.get(
+            "PYSPARK_SUBMIT_ARGS", ""
+        ):
+            # The driver JVM shares the cores with the Python workers: the throughput collector
+            # (no concurrent marking threads, unlike G1) leaves them to the scan. Measured on
+            # local[2]: the first 1k-app scan 17.4 -> ~14.9 s, a warm 10k-app scan 30.3 -> 28.1 s.
+            # (C1-only JIT, -XX:TieredStopAtLevel=1, helped the first scan but cost the 10k one
+            # ~5 s.)
+            builder = builder.config("spark.driver.extraJavaOptions", LOCAL_JAVA_OPTIONS)
     spark = (
         builder.appName(app_name)
         .config("spark.ui.enabled", "false")
@@ -122,6 +131,9 @@ def session(master: str | None = None, app_name: str = "ksafe fleet scan") -> Sp
     )
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+LOCAL_JAVA_OPTIONS = "-XX:+UseParallelGC"
 
 
 def local_driver_memory() -> str:
