@@ -9,8 +9,6 @@ findings of the case's rule as ``{rule, severity, resource}`` plus optional ``st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -20,34 +18,14 @@ from cluster_engine.snapshot import Snapshot
 from linter import api
 from linter.report.model import Report
 from tests.conftest import FIXTURES, ROOT
+from tests.rules.yaml_cases import Case, load_cases_from
 
 CLUSTER_CASES = FIXTURES / "cluster" / "cases"
 DEFAULT_SNAPSHOT = "fixtures/cluster/snapshots/three-brokers.yaml"
 
 
-@dataclass(frozen=True)
-class Case:
-    rule: str
-    name: str
-    spec: dict[str, Any]
-    path: Path
-
-    @property
-    def id(self) -> str:
-        return f"{self.rule}: {self.name}"
-
-    @property
-    def expect(self) -> list[dict[str, Any]]:
-        return list(self.spec.get("expect") or [])
-
-
 def load_cases() -> list[Case]:
-    out: list[Case] = []
-    for path in sorted(CLUSTER_CASES.glob("*.yml")):
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for spec in doc["cases"]:
-            out.append(Case(doc["rule"], spec["name"], spec, path))
-    return out
+    return load_cases_from(CLUSTER_CASES)
 
 
 def merge(base: Any, patch: Any) -> Any:

@@ -10,12 +10,9 @@ optional ``application_id`` and ``expect``: the findings of the case's rule, as 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from linter import api
 from linter.report.model import Report
@@ -23,33 +20,13 @@ from linter.topology.model import Description
 from linter.topology.parse import parse
 from linter.topology.streams_config import parse_properties
 from tests.conftest import CORPUS_MISSING, FIXTURES, ROOT, TOPOLOGY_CORPUS, corpus_text
+from tests.rules.yaml_cases import Case, load_cases_from
 
 RULE_CASES = FIXTURES / "rules"
 
 
-@dataclass(frozen=True)
-class Case:
-    rule: str
-    name: str
-    spec: dict[str, Any]
-    path: Path
-
-    @property
-    def id(self) -> str:
-        return f"{self.rule}: {self.name}"
-
-    @property
-    def expect(self) -> list[dict[str, str]]:
-        return list(self.spec.get("expect") or [])
-
-
 def load_cases() -> list[Case]:
-    out: list[Case] = []
-    for path in sorted(RULE_CASES.glob("*.yml")):
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for spec in doc["cases"]:
-            out.append(Case(doc["rule"], spec["name"], spec, path))
-    return out
+    return load_cases_from(RULE_CASES)
 
 
 def _text(spec: dict[str, Any], key: str) -> tuple[str, str] | None:
