@@ -20,7 +20,7 @@ result together and is the one to import.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -127,15 +127,9 @@ def diff(before: Description, after: Description) -> TopologyDiff:
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    node_pairs = tuple(
-        Pair(b.nodes[kb], a.nodes[ka], how[kb],
-             node_changes(b.nodes[kb], a.nodes[ka], fwd, b, a, store_map, sub_map))
-        for kb, ka in sorted(fwd.items())
-    )
-    nodes = Matching(
-        pairs=node_pairs,
-        added=_sorted(a.nodes, set(fwd.values()), a.nodes),
-        removed=_sorted(b.nodes, set(fwd), b.nodes),
+    nodes = _matching(
+        b.nodes, a.nodes, {kb: (ka, how[kb]) for kb, ka in fwd.items()},
+        lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map),
     )
 
     def store_changes(sb: StoreInfo, sa: StoreInfo) -> frozenset[str]:
@@ -152,14 +146,7 @@ def diff(before: Description, after: Description) -> TopologyDiff:
             ch.add("global")
         return frozenset(ch)
 
-    stores = Matching(
-        pairs=tuple(
-            Pair(b.stores[kb], a.stores[ka], h, store_changes(b.stores[kb], a.stores[ka]))
-            for kb, (ka, h) in sorted(store_match.items())
-        ),
-        added=_sorted(a.stores, set(store_map.values()), a.stores),
-        removed=_sorted(b.stores, set(store_map), b.stores),
-    )
+    stores = _matching(b.stores, a.stores, store_match, store_changes)
 
     def sub_changes(sb: SubtopologyInfo, sa: SubtopologyInfo) -> frozenset[str]:
         ch = set()
@@ -176,13 +163,8 @@ def diff(before: Description, after: Description) -> TopologyDiff:
             ch.add("sinks")
         return frozenset(ch)
 
-    subtopologies = Matching(
-        pairs=tuple(
-            Pair(b.subs[kb], a.subs[ka], "content", sub_changes(b.subs[kb], a.subs[ka]))
-            for kb, ka in sorted(sub_map.items())
-        ),
-        added=_sorted(a.subs, set(sub_map.values()), a.subs),
-        removed=_sorted(b.subs, set(sub_map), b.subs),
+    subtopologies = _matching(
+        b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()}, sub_changes
     )
 
     def topic_changes(tb: TopicInfo, ta: TopicInfo) -> frozenset[str]:
@@ -196,15 +178,7 @@ def diff(before: Description, after: Description) -> TopologyDiff:
             ch.add("readers")
         return frozenset(ch)
 
-    topic_map = {kb: ka for kb, (ka, _) in topic_match.items()}
-    topics = Matching(
-        pairs=tuple(
-            Pair(b.topics[kb], a.topics[ka], h, topic_changes(b.topics[kb], a.topics[ka]))
-            for kb, (ka, h) in sorted(topic_match.items())
-        ),
-        added=_sorted(a.topics, set(topic_map.values()), a.topics),
-        removed=_sorted(b.topics, set(topic_map), b.topics),
-    )
+    topics = _matching(b.topics, a.topics, topic_match, topic_changes)
     return TopologyDiff(
         before=before,
         after=after,
@@ -217,5 +191,20 @@ def diff(before: Description, after: Description) -> TopologyDiff:
     )
 
 
-def _sorted(keys: Iterable[Key], exclude: set[Key], table: Mapping[Key, T]) -> tuple[T, ...]:
-    return tuple(table[k] for k in sorted(set(keys) - exclude))
+def _matching(
+    before: Mapping[Key, T],
+    after: Mapping[Key, T],
+    matched: Mapping[Key, tuple[Key, How]],
+    changes: Callable[[T, T], frozenset[str]],
+) -> Matching[T]:
+    """Pairs (in before-key order, each with how it was matched and what changed), then what is
+    only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
+    paired_after = {ka for ka, _ in matched.values()}
+    return Matching(
+        pairs=tuple(
+            Pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
+            for kb, (ka, how) in sorted(matched.items())
+        ),
+        added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
+        removed=tuple(before[k] for k in sorted(before.keys() - matched.keys())),
+    )
