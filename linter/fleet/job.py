@@ -229,14 +229,12 @@ def _run(
         JUDGED_SCHEMA,
         verifySchema=False,
     ).persist(StorageLevel.MEMORY_AND_DISK)
-    findings = (
-        scanned.where(kind == FINDING).select("finding.*")
-        .unionByName(judged.where(kind == FINDING).select("finding.*"))
-    )  # fmt: skip
+    fleet_findings = judged.where(kind == FINDING).select("finding.*")
+    findings = scanned.where(kind == FINDING).select("finding.*").unionByName(fleet_findings)
     app_rows = scanned.where(kind == APP).select("app.*")
     edge_rows = judged.where(kind == EDGE).select("edge.*")
     with _progress(spark, log, options.progress):
-        tables = write_tables(findings, app_rows, edge_rows, options.out)
+        tables = write_tables(findings, fleet_findings, app_rows, edge_rows, options.out)
         log(f"tables written to {options.out} ({time.monotonic() - started:.1f} s)")
         summary = summarize(tables, options, log)
     scanned.unpersist()

@@ -29,14 +29,21 @@ class Tables:
     findings: DataFrame
     apps: DataFrame
     lineage: DataFrame
+    fleet_findings: DataFrame  # the lineage and cluster findings only (a small part of findings)
 
 
 def _path(out: str, name: str) -> str:
     return out.rstrip("/") + "/" + name
 
 
-def write_tables(findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: str) -> Tables:
-    """Sort and write the three tables, and return them as read back from ``out``."""
+def write_tables(
+    findings: DataFrame, fleet_findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: str
+) -> Tables:
+    """Sort and write the three tables, and return them as read back from ``out``.
+
+    ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them;
+    ``apps`` counts each app's own findings, to which its fleet findings are added here.
+    """
     from pyspark.sql import functions as F
 
     spark = findings.sparkSession
@@ -60,20 +67,22 @@ def write_tables(findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: 
     written = spark.read.parquet(_path(out, FINDINGS))
 
     per_app = (
-        written.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
+        fleet_findings.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
         .groupBy("app_id")
         .agg(
-            F.sum((F.col("severity") == "error").cast("int")).alias("errors"),
-            F.sum((F.col("severity") == "warning").cast("int")).alias("warnings"),
-            F.sum((F.col("severity") == "info").cast("int")).alias("infos"),
-            F.sum(F.col("check").isin("lineage", "cluster").cast("int")).alias("fleet_findings"),
+            F.sum((F.col("severity") == "error").cast("int")).alias("fleet_errors"),
+            F.sum((F.col("severity") == "warning").cast("int")).alias("fleet_warnings"),
+            F.sum((F.col("severity") == "info").cast("int")).alias("fleet_infos"),
+            F.count(F.lit(1)).alias("fleet_findings"),
         )
     )
     counts = ("errors", "warnings", "infos", "fleet_findings")
     summary = (
-        apps.drop("errors", "warnings", "infos")
-        .join(per_app, "app_id", "left")
-        .fillna(0, subset=list(counts))
+        apps.join(per_app, "app_id", "left")
+        .fillna(0, subset=["fleet_errors", "fleet_warnings", "fleet_infos", "fleet_findings"])
+        .withColumn("errors", F.col("errors") + F.col("fleet_errors"))
+        .withColumn("warnings", F.col("warnings") + F.col("fleet_warnings"))
+        .withColumn("infos", F.col("infos") + F.col("fleet_infos"))
         .withColumn(
             "risk",
             (F.col("status") == "quarantined").cast("int") * 1000
@@ -96,6 +105,7 @@ def write_tables(findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: 
         findings=written,
         apps=spark.read.parquet(_path(out, APPS)),
         lineage=spark.read.parquet(_path(out, LINEAGE)),
+        fleet_findings=fleet_findings,
     )
 
 
@@ -106,7 +116,7 @@ def _rows(df: DataFrame) -> list[dict[str, Any]]:
 def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any]:
     """Aggregates of the written tables -> ``summary.json`` and ``dashboard.html``.
 
-    Five small Spark jobs; what comes back is bounded by the number of rules, statuses and
+    Small Spark jobs (one reads the findings file, the others the small tables); what comes back is bounded by the number of rules, statuses and
     ``options.top``, never by the size of the fleet.
     """
     from pyspark.sql import functions as F
@@ -146,7 +156,7 @@ def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) 
         F.slice(F.sort_array(F.collect_list(risky)), 1, options.top).alias("risky"),
     ).collect()[0]
     plan_findings = _rows(
-        f.where(F.col("app_id").isNull())
+        tables.fleet_findings.where(F.col("app_id").isNull())
         .orderBy("step", "rule", "fingerprint")
         .limit(options.top)
         .select("rule", "name", "severity", "message", "step", "fingerprint")
