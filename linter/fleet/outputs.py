@@ -116,8 +116,9 @@ def _rows(df: DataFrame) -> list[dict[str, Any]]:
 def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any]:
     """Aggregates of the written tables -> ``summary.json`` and ``dashboard.html``.
 
-    Small Spark jobs (one reads the findings file, the others the small tables); what comes back is bounded by the number of rules, statuses and
-    ``options.top``, never by the size of the fleet.
+    Small Spark jobs (one reads the findings file, the others the small tables); what comes
+    back is bounded by the number of rules, statuses and ``options.top``, never by the size of
+    the fleet.
     """
     from pyspark.sql import functions as F
 
