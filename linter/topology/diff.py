@@ -37,6 +37,7 @@ from linter.topology.diff_index import (
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
+    match_identical,
     match_nodes,
     match_stores,
     match_subtopologies,
@@ -120,8 +121,18 @@ class TopologyDiff:
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
-    b, a = index(before, topology_names(before)), index(after, topology_names(after))
-    fwd, how = match_nodes(b, a)
+    b = index(before, topology_names(before))
+    if before == after:
+        # The same topology reprinted (about a third of real upgrades): every node is itself and
+        # no key changed. Positions are not part of equality, so ``after`` keeps its own lines
+        # unless it is the very same text.
+        a = b if before.topologies is after.topologies else index(after, topology_names(after))
+        fwd, how = match_identical(b)
+        changed_keys: tuple[KeyChange, ...] = ()
+    else:
+        a = index(after, topology_names(after))
+        fwd, how = match_nodes(b, a)
+        changed_keys = tuple(key_changes(b, a, fwd))
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
@@ -186,7 +197,7 @@ def diff(before: Description, after: Description) -> TopologyDiff:
         nodes=nodes,
         stores=stores,
         topics=topics,
-        key_changes=tuple(key_changes(b, a, fwd)),
+        key_changes=changed_keys,
         node_map=dict(sorted(fwd.items())),
     )
 

@@ -68,6 +68,17 @@ def match_nodes(b: Side, a: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     return fwd, how
 
 
+def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
+    """What ``match_nodes`` finds between two equal sides, without the work: every node with
+    itself, a chosen name by name and a generated one by index (the two index sequences are the
+    same, so the alignment pairs them all). Nothing is left for the structure to match."""
+    fwd = {key: key for key in side.nodes}
+    how: dict[Key, How] = {
+        key: "name" if gen is None else "index" for key, gen in side.generated.items()
+    }
+    return fwd, how
+
+
 def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
     items: list[tuple[int, str, SeqKey, Key]] = []
     for key, info in side.nodes.items():

@@ -1,0 +1,75 @@
+"""The diff of a topology with itself takes a short cut (``match_identical``, no key-change walk):
+it must be what the full matching finds between two printings of the same topology."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linter.topology.diff import diff
+from linter.topology.diff_index import index, topology_names
+from linter.topology.diff_keys import key_changes
+from linter.topology.diff_match import match_identical, match_nodes
+from linter.topology.errors import TopologyParseError
+from linter.topology.model import Description, Processor, Sink, Source, Subtopology, Topology
+from linter.topology.parse import parse
+from tests.conftest import corpus_files, corpus_id, corpus_text
+from tests.hardening.strategies import describe_text, descriptions, shuffled_by
+
+
+def assert_short_cut_is_the_full_matching(before: Description, after: Description) -> None:
+    assert before == after
+    b, a = index(before, topology_names(before)), index(after, topology_names(after))
+    fwd, how = match_nodes(b, a)
+    assert (fwd, how) == match_identical(b)
+    assert key_changes(b, a, fwd) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(descriptions(), st.integers(min_value=0, max_value=2**32 - 1))
+def test_generated_topology_against_its_reprint(model: Description, seed: int) -> None:
+    text = describe_text(model, shuffled_by(random.Random(seed)))
+    assert_short_cut_is_the_full_matching(model, parse(text, "reprinted.txt"))
+
+
+@pytest.mark.parametrize("path", corpus_files("topologies"), ids=corpus_id)
+def test_corpus_text_against_its_reprint(path: Path) -> None:
+    try:
+        model = parse(corpus_text(path), str(path))
+    except TopologyParseError as error:
+        pytest.skip(f"not a text the diff sees: {error}")
+    text = describe_text(model, shuffled_by(random.Random(7)))
+    assert_short_cut_is_the_full_matching(model, parse(text, "reprinted.txt"))
+
+
+def test_reprint_keeps_its_own_lines() -> None:
+    text = (
+        "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [in])\n      --> p\n"
+        "    Processor: p (stores: [st])\n      --> none\n      <-- s\n\n"
+    )
+    before = parse(text, "before.txt")
+    after = parse("\n\n" + text, "after.txt")
+    result = diff(before, after)
+    [pair] = [p for p in result.nodes.pairs if p.before.name == "p"]
+    assert (pair.before.line, pair.after.line) == (5, 7)
+    assert result.stores.pairs[0].after.line == 7
+
+
+def test_arrows_to_undeclared_nodes_still_show_as_changes() -> None:
+    # not a text describe() prints, but a model one can build: matching leaves such a neighbour
+    # unmatched on both sides, so even a topology against itself reports the arrows as changed
+    model = Description((Topology((Subtopology(0, frozenset({
+        Source("src", frozenset({"in"}), successors=frozenset({"p", "ghost"})),
+        Processor("p", successors=frozenset({"out"}), predecessors=frozenset({"src"})),
+        Sink("out", "o", predecessors=frozenset({"p"})),
+    })),)),))
+    result = diff(model, replace(model, path="again.txt"))
+    assert {p.before.name: p.changes for p in result.nodes.pairs if p.changes} == {
+        "src": frozenset({"successors"})
+    }
+    assert_short_cut_is_the_full_matching(model, replace(model, path="again.txt"))
