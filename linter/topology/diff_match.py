@@ -103,13 +103,17 @@ def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> No
     matched_after = set(fwd.values())
     frontier = sorted(fwd)
     while frontier:
+        if len(fwd) == len(b.nodes) or len(matched_after) == len(a.nodes):
+            return  # one side is all matched (the usual upgrade): no free neighbour is left
         next_frontier: list[Key] = []
         for kb in frontier:
             ka = fwd[kb]
             for nb_b, nb_a in ((b.succ, a.succ), (b.pred, a.pred)):
                 free_b = [k for k in nb_b.get(kb, ()) if k not in fwd and k in b.nodes]
+                if not free_b:
+                    continue
                 free_a = [k for k in nb_a.get(ka, ()) if k not in matched_after and k in a.nodes]
-                if not free_b or not free_a:
+                if not free_a:
                     continue
                 for xb in sorted(free_b):
                     cands = [xa for xa in free_a if xa not in matched_after
@@ -126,22 +130,26 @@ def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> No
 def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, a: Side,
                   store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[str]:
     ch: set[str] = set()
-    if p_b.name != p_a.name:
-        gb, ga = b.generated[p_b.key], a.generated[p_a.key]
+    nb, na = p_b.node, p_a.node
+    t_b, t_a = p_b.topology or "", p_a.topology or ""
+    kb, ka = (t_b, nb.name), (t_a, na.name)
+    if nb.name != na.name:
+        gb, ga = b.generated[kb], a.generated[ka]
         same_role = gb is not None and ga is not None and gb.role_key == ga.role_key
         ch.add("reindexed" if same_role else "renamed")
-    t_b, t_a = p_b.topology or "", p_a.topology or ""
     if sub_map.get((t_b, str(p_b.subtopology))) != (t_a, str(p_a.subtopology)):
         ch.add("subtopology")
     if p_b.subtopology != p_a.subtopology:
         ch.add("subtopology-id")
-    if {fwd.get(k) for k in b.succ[p_b.key]} != set(a.succ[p_a.key]):
+    if {fwd.get(k) for k in b.succ[kb]} != a.succ[ka]:
         ch.add("successors")
-    if {fwd.get(k) for k in b.pred[p_b.key]} != set(a.pred[p_a.key]):
+    if {fwd.get(k) for k in b.pred[kb]} != a.pred[ka]:
         ch.add("predecessors")
-    if {store_map.get((t_b, s)) for s in p_b.node.stores} != {(t_a, s) for s in p_a.node.stores}:
+    stores_b, stores_a = nb.stores, na.stores
+    if (stores_b or stores_a) and (
+        {store_map.get((t_b, s)) for s in stores_b} != {(t_a, s) for s in stores_a}
+    ):
         ch.add("stores")
-    nb, na = p_b.node, p_a.node
     if isinstance(nb, Source) and isinstance(na, Source) and (
         nb.topics != na.topics or nb.pattern != na.pattern
     ):
