@@ -56,17 +56,15 @@ def store_owner_changed(subject: DiffSubject) -> Iterator[Hit]:
     node_map = subject.diff.node_map
     for pair in subject.diff.stores.pairs:
         b, a = pair.before, pair.after
-        if b.is_global or a.is_global or "renamed" in pair.changes:
+        if b.is_global or a.is_global or "renamed" in pair.changes or "owners" not in pair.changes:
             continue
         t_b, t_a = b.topology or "", a.topology or ""
-        lost = sorted(
-            o for o in b.owners if node_map.get((t_b, o)) not in {(t_a, x) for x in a.owners}
-        )
+        owners_a = {(t_a, x) for x in a.owners}
+        lost = sorted(o for o in b.owners if node_map.get((t_b, o)) not in owners_a)
         if not lost:
             continue
-        gained = sorted(
-            x for x in a.owners if (t_a, x) not in {node_map.get((t_b, o)) for o in b.owners}
-        )
+        owners_b = {node_map.get((t_b, o)) for o in b.owners}
+        gained = sorted(x for x in a.owners if (t_a, x) not in owners_b)
         yield Hit(
             message=(
                 f"State store {a.name} was written by {', '.join(lost)} and is now written by "

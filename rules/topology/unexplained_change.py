@@ -64,6 +64,8 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for n in diff.nodes.removed:
         note(n, "removed", "before")
     for p in diff.nodes.pairs:
+        if not p.changes:
+            continue
         if "renamed" in p.changes:
             note(p.after, "renamed", "after")
         elif p.changes & {"successors", "predecessors"} and _rewired(
