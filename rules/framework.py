@@ -11,6 +11,7 @@ identity of a finding a property of the framework, stable across runs and layout
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -182,6 +183,13 @@ def fingerprint(rule_id: str, hit: Hit) -> str:
     key = hit.key if hit.key is not None else "|".join(
         sorted(f"{r.kind}={r.name}" for r in hit.resources)
     )
+    return _digest(rule_id, key)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _digest(rule_id: str, key: str) -> str:
+    # The same keys (generated names such as ``|KSTREAM-FILTER-0000000003``) recur in every app
+    # of a fleet: the cache saves a sha256 per finding.
     return hashlib.sha256(f"{rule_id}\x00{key}".encode()).hexdigest()[:16]
 
 
