@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink, Source
-from rules.framework import Hit, Impact, Location, Severity, rule
+from rules.framework import Hit, Impact, Location, Resource, Severity, rule
 from rules.topology.context import LintSubject, node
 
 
@@ -55,18 +56,30 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
         by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
         for sub in topology.subtopologies:
             for n in sorted(sub.nodes, key=lambda x: x.name):
-                gen = naming.generated(n.name)
-                if gen is None or _plumbing(n, by_name):
+                about = _about(n.name)
+                if about is None or _plumbing(n, by_name):
                     continue
-                op = gen.operator
-                what = op.operator if op else "operator"
+                message, resource, remediation = about
                 yield Hit(
-                    message=f"{what} {n.name} has a generated name.",
-                    resources=(node(n.name),),
+                    message=message,
+                    resources=(resource,),
                     locations=(Location(path=desc.path, line=n.position.line or None),),
-                    remediation=f"Name it: {gen.fix}.",
+                    remediation=remediation,
                     key=f"{topology.name or ''}|{n.name}",
                 )
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _about(name: str) -> tuple[str, Resource, str] | None:
+    """The message, resource and remediation of a hit on a generated name, which depend on the
+    name alone (None for a chosen name). Made once per name: names such as
+    ``KSTREAM-FILTER-0000000003`` recur in every app of a fleet, and a Resource is frozen."""
+    gen = naming.generated(name)
+    if gen is None:
+        return None
+    op = gen.operator
+    what = op.operator if op else "operator"
+    return f"{what} {name} has a generated name.", node(name), f"Name it: {gen.fix}."
 
 
 def _plumbing(n: Node, by_name: Mapping[str, Node]) -> bool:
