@@ -81,9 +81,9 @@ def _step(side: Side, state: State) -> tuple[frozenset[Key], list[State]]:
         return frozenset({pending if pending is not None else key}), []
     if naming.is_key_changing(node.name):
         return frozenset({key}), []
-    if _feeds_repartition(side, key) and not (
+    if not (
         naming.is_repartition_plumbing(node.name) or naming.role_of(node.name) is not None
-    ):
+    ) and _feeds_repartition(side, key):  # the name tests first: they settle most nodes
         pending = key
     return frozenset(), [(p, pending) for p in side.pred.get(key, ())]
 
