@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -214,29 +215,44 @@ def _run(
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    from linter.fleet.outputs import summarize, write_tables
+    from linter.fleet.outputs import (
+        rows_in_line,
+        summarize,
+        write_findings,
+        write_summary,
+        write_tables,
+    )
 
     settings, changes = options.settings, options.changes
-
-    apps = read_versions(spark, options.input, options.input_format, partitions)
-    scanned = spark.createDataFrame(
-        apps.mapPartitions(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
-    ).persist(StorageLevel.MEMORY_AND_DISK)
-    kind = F.col("kind")
-    parts = scanned.where(kind == SLICE).select("slice.*")
-    judged = spark.createDataFrame(
-        slices(parts).rdd.mapPartitions(_judge(settings, changes)),
-        JUDGED_SCHEMA,
-        verifySchema=False,
-    ).persist(StorageLevel.MEMORY_AND_DISK)
-    fleet_findings = judged.where(kind == FINDING).select("finding.*")
-    findings = scanned.where(kind == FINDING).select("finding.*").unionByName(fleet_findings)
-    app_rows = scanned.where(kind == APP).select("app.*")
-    edge_rows = judged.where(kind == EDGE).select("edge.*")
     with _progress(spark, log, options.progress):
-        tables = write_tables(findings, fleet_findings, app_rows, edge_rows, options.out)
-        log(f"tables written to {options.out} ({time.monotonic() - started:.1f} s)")
-        summary = summarize(tables, options, log)
+        apps = read_versions(spark, options.input, options.input_format, partitions)
+        scanned = spark.createDataFrame(
+            apps.mapPartitions(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
+        ).persist(StorageLevel.MEMORY_AND_DISK)
+        scanned.count()  # every app scanned, on every core, into the cache
+        kind = F.col("kind")
+        parts = scanned.where(kind == SLICE).select("slice.*")
+        judged = spark.createDataFrame(
+            slices(parts).rdd.mapPartitions(_judge(settings, changes)),
+            JUDGED_SCHEMA,
+            verifySchema=False,
+        ).persist(StorageLevel.MEMORY_AND_DISK)
+        judged.count()  # every slice of the lineage graph judged, into the cache
+        log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
+        fleet_findings = judged.where(kind == FINDING).select("finding.*")
+        findings = scanned.where(kind == FINDING).select("finding.*").unionByName(fleet_findings)
+        app_rows = scanned.where(kind == APP).select("app.*")
+        edge_rows = judged.where(kind == EDGE).select("edge.*")
+        # The sorted findings file is written by one task; the other tables and the aggregates
+        # run beside it, on the other cores.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pending = pool.submit(write_findings, findings, options.out)
+            tables = write_tables(findings, fleet_findings, app_rows, edge_rows, options.out)
+            summary = summarize(tables, options)
+            pending.result()
+    write_summary(summary, options.out)
+    log(f"tables written to {options.out} ({time.monotonic() - started:.1f} s)")
+    log(rows_in_line(summary))
     scanned.unpersist()
     judged.unpersist()
     return ScanResult(summary=summary, seconds=time.monotonic() - started)

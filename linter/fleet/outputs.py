@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,17 +35,15 @@ def _path(out: str, name: str) -> str:
     return out.rstrip("/") + "/" + name
 
 
-def write_tables(
-    findings: DataFrame, fleet_findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: str
-) -> Tables:
-    """Sort and write the three tables, and return them as read back from ``out``.
+def write_findings(findings: DataFrame, out: str) -> None:
+    """The findings table, sorted, as one file.
 
-    ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them;
-    ``apps`` counts each app's own findings, to which its fleet findings are added here.
+    ``findings`` must be built from cached tables: one task reads them all (``coalesce(1)``) and
+    sorts, instead of a shuffle of every row into one partition; the caller runs it beside the
+    other writes and aggregates, which use the other cores.
     """
     from pyspark.sql import functions as F
 
-    spark = findings.sparkSession
     rank = F.coalesce(
         F.create_map(*(x for k, v in SEVERITY_RANK.items() for x in (F.lit(k), F.lit(v))))[
             F.col("severity")
@@ -55,17 +52,29 @@ def write_tables(
     )
     ordered = (
         findings.withColumn("_rank", -rank)
-        .repartition(1)
+        .coalesce(1)
         .sortWithinPartitions(
             F.col("app_id").asc_nulls_first(), "check",
             F.col("version_before").asc_nulls_first(), F.col("version_after").asc_nulls_first(),
             "_rank", "rule", "fingerprint", "message",
         )
         .drop("_rank")
-    )
+    )  # fmt: skip
     ordered.write.mode("overwrite").parquet(_path(out, FINDINGS))
-    written = spark.read.parquet(_path(out, FINDINGS))
 
+
+def write_tables(
+    findings: DataFrame, fleet_findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: str
+) -> Tables:
+    """Sort and write the apps and lineage tables; return them as read back from ``out``, with
+    the findings (written by :func:`write_findings`) for the aggregates.
+
+    ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them;
+    ``apps`` counts each app's own findings, to which its fleet findings are added here.
+    """
+    from pyspark.sql import functions as F
+
+    spark = findings.sparkSession
     per_app = (
         fleet_findings.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
         .groupBy("app_id")
@@ -102,7 +111,7 @@ def write_tables(
     edges = lineage.repartition(1).sortWithinPartitions("topic", "upstream_app", "downstream_app")
     edges.write.mode("overwrite").parquet(_path(out, LINEAGE))
     return Tables(
-        findings=written,
+        findings=findings,
         apps=spark.read.parquet(_path(out, APPS)),
         lineage=spark.read.parquet(_path(out, LINEAGE)),
         fleet_findings=fleet_findings,
@@ -113,12 +122,11 @@ def _rows(df: DataFrame) -> list[dict[str, Any]]:
     return [r.asDict(recursive=True) for r in df.collect()]
 
 
-def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any]:
-    """Aggregates of the written tables -> ``summary.json`` and ``dashboard.html``.
+def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
+    """Aggregates of the tables, for ``summary.json`` and ``dashboard.html``.
 
-    Small Spark jobs (one reads the findings file, the others the small tables); what comes
-    back is bounded by the number of rules, statuses and ``options.top``, never by the size of
-    the fleet.
+    Small Spark jobs (one reads every finding, the others the small tables); what comes back is
+    bounded by the number of rules, statuses and ``options.top``, never by the size of the fleet.
     """
     from pyspark.sql import functions as F
 
@@ -193,12 +201,15 @@ def summarize(tables: Tables, options: ScanOptions, log: Callable[[str], None]) 
         "plan_findings": plan_findings,
         "tables": {"findings": FINDINGS, "apps": APPS, "lineage": LINEAGE},
     }  # fmt: skip
-    write_summary(summary, options.out)
-    log(
-        f"rows in: {summary['rows_in']} descriptions of {apps_in} apps = {scanned} apps scanned "
-        f"+ {quarantined} apps quarantined"
-    )
     return summary
+
+
+def rows_in_line(summary: dict[str, Any]) -> str:
+    """Every input row accounted for: the line the scan prints and the summary stores."""
+    return (
+        f"rows in: {summary['rows_in']} descriptions of {summary['apps_in']} apps = "
+        f"{summary['apps_scanned']} apps scanned + {summary['apps_quarantined']} apps quarantined"
+    )
 
 
 def write_summary(summary: dict[str, Any], out: str) -> None:
