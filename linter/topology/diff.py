@@ -28,6 +28,7 @@ from linter.topology.diff_index import (
     How,
     Key,
     NodeInfo,
+    Side,
     StoreInfo,
     SubtopologyInfo,
     TopicInfo,
@@ -122,17 +123,59 @@ class TopologyDiff:
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
     b = index(before, topology_names(before))
-    if before == after:
-        # The same topology reprinted (about a third of real upgrades): every node is itself and
-        # no key changed. Positions are not part of equality, so ``after`` keeps its own lines
-        # unless it is the very same text.
+    if before == after and _regular(b):
+        # The same topology reprinted (about a third of real upgrades). Positions are not part of
+        # equality, so ``after`` keeps its own lines unless it is the very same text.
         a = b if before.topologies is after.topologies else index(after, topology_names(after))
-        fwd, how = match_identical(b)
-        changed_keys: tuple[KeyChange, ...] = ()
-    else:
-        a = index(after, topology_names(after))
-        fwd, how = match_nodes(b, a)
-        changed_keys = tuple(key_changes(b, a, fwd))
+        return _unchanged(before, after, b, a)
+    a = index(after, topology_names(after))
+    fwd, how = match_nodes(b, a)
+    return _assemble(before, after, b, a, fwd, how, tuple(key_changes(b, a, fwd)))
+
+
+def _regular(side: Side) -> bool:
+    """Every ``-->``/``<--`` names a node of its topology and every sub-topology has a node (as
+    in any text describe() prints; a model built by hand may break either)."""
+    subs_with_nodes = {(key[0], str(info.subtopology)) for key, info in side.nodes.items()}
+    return len(subs_with_nodes) == len(side.subs) and all(
+        k in side.nodes for keys in (*side.succ.values(), *side.pred.values()) for k in keys
+    )
+
+
+def _unchanged(before: Description, after: Description, b: Side, a: Side) -> TopologyDiff:
+    """What ``_assemble`` makes of two equal, regular sides, without the work: every item paired
+    with itself (nodes as ``match_identical`` says, the rest by name, sub-topologies by content)
+    and nothing changed; an arrow to no node or a sub-topology without nodes would show as a
+    change there, hence ``_regular``."""
+    fwd, how = match_identical(b)
+    return TopologyDiff(
+        before=before,
+        after=after,
+        subtopologies=_same(b.subs, a.subs, lambda _: "content"),
+        nodes=_same(b.nodes, a.nodes, how.__getitem__),
+        stores=_same(b.stores, a.stores, lambda _: "name"),
+        topics=_same(b.topics, a.topics, lambda _: "name"),
+        node_map=dict(sorted(fwd.items())),
+    )
+
+
+def _same(
+    before: Mapping[Key, T], after: Mapping[Key, T], how: Callable[[Key], How]
+) -> Matching[T]:
+    return Matching(pairs=tuple(Pair(before[k], after[k], how(k)) for k in sorted(before)))
+
+
+def _assemble(
+    before: Description,
+    after: Description,
+    b: Side,
+    a: Side,
+    fwd: dict[Key, Key],
+    how: Mapping[Key, How],
+    changed_keys: tuple[KeyChange, ...],
+) -> TopologyDiff:
+    """The matching of stores, sub-topologies and topics, and what changed in every pair, once
+    the nodes are matched."""
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)

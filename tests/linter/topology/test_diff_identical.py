@@ -1,5 +1,6 @@
-"""The diff of a topology with itself takes a short cut (``match_identical``, no key-change walk):
-it must be what the full matching finds between two printings of the same topology."""
+"""The diff of a topology with itself takes a short cut (``_unchanged``, built on
+``match_identical``): it must be exactly what the full matching makes of two printings of the
+same topology."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.topology.diff import diff
+from linter.topology.diff import _assemble, _regular, diff
 from linter.topology.diff_index import index, topology_names
 from linter.topology.diff_keys import key_changes
 from linter.topology.diff_match import match_identical, match_nodes
@@ -28,12 +29,16 @@ def assert_short_cut_is_the_full_matching(before: Description, after: Descriptio
     fwd, how = match_nodes(b, a)
     assert (fwd, how) == match_identical(b)
     assert key_changes(b, a, fwd) == []
+    for other in (after, replace(before, path="again.txt")):  # another text, the same text
+        full = _assemble(before, other, b, index(other, topology_names(other)), fwd, how, ())
+        assert repr(diff(before, other)) == repr(full)  # repr: sets in the same order too
 
 
 @settings(max_examples=60, deadline=None)
 @given(descriptions(), st.integers(min_value=0, max_value=2**32 - 1))
 def test_generated_topology_against_its_reprint(model: Description, seed: int) -> None:
     text = describe_text(model, shuffled_by(random.Random(seed)))
+    assert _regular(index(model, topology_names(model)))
     assert_short_cut_is_the_full_matching(model, parse(text, "reprinted.txt"))
 
 
@@ -68,8 +73,19 @@ def test_arrows_to_undeclared_nodes_still_show_as_changes() -> None:
         Processor("p", successors=frozenset({"out"}), predecessors=frozenset({"src"})),
         Sink("out", "o", predecessors=frozenset({"p"})),
     })),)),))
+    assert not _regular(index(model, topology_names(model)))
     result = diff(model, replace(model, path="again.txt"))
     assert {p.before.name: p.changes for p in result.nodes.pairs if p.changes} == {
         "src": frozenset({"successors"})
     }
-    assert_short_cut_is_the_full_matching(model, replace(model, path="again.txt"))
+
+
+def test_a_subtopology_without_nodes_is_not_paired() -> None:
+    model = Description((Topology((
+        Subtopology(0, frozenset({Source("src", frozenset({"in"}))})),
+        Subtopology(1, frozenset()),
+    )),))
+    assert not _regular(index(model, topology_names(model)))
+    result = diff(model, replace(model, path="again.txt"))
+    assert [s.id for s in result.subtopologies.added] == [1]
+    assert [s.id for s in result.subtopologies.removed] == [1]
