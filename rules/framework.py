@@ -223,14 +223,23 @@ def run(
 
     ``severities`` overrides a rule's default severity, keyed by rule id.
     """
+    return sorted(collect(rules, subject, *args, severities=severities), key=Finding.sort_key)
+
+
+def collect(
+    rules: Iterable[Rule],
+    subject: Subject,
+    *args: Any,
+    severities: Mapping[str, Severity] | None = None,
+) -> list[Finding]:
+    """:func:`run` without the sort, for a caller that sorts all its findings at the end."""
     overrides = severities or {}
-    findings = [
+    return [
         to_finding(r, hit, overrides.get(r.id))
         for r in rules
         if r.subject == subject
         for hit in r(*args)
     ]
-    return sorted(findings, key=Finding.sort_key)
 
 
 def find_rule(rules: Iterable[Rule], ref: str) -> Rule | None:
