@@ -197,15 +197,17 @@ def match_stores(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Ke
 def match_subtopologies(
     b: Side, a: Side, fwd: Mapping[Key, Key], stores: Mapping[Key, tuple[Key, How]]
 ) -> dict[Key, Key]:
-    score: dict[tuple[Key, Key], int] = defaultdict(int)
+    # shared content per (topology, id) on each side; the ids become keys once per pair of them
+    shared: dict[tuple[str, int, str, int], int] = defaultdict(int)
     for kb, ka in fwd.items():
         ib, ia = b.nodes[kb], a.nodes[ka]
         if ib.is_global == ia.is_global:
-            score[((kb[0], str(ib.subtopology)), (ka[0], str(ia.subtopology)))] += 1
+            shared[(kb[0], ib.subtopology, ka[0], ia.subtopology)] += 1
     for kb, (ka, _) in stores.items():
         sb, sa = b.stores[kb], a.stores[ka]
         if sb.is_global == sa.is_global:
-            score[((kb[0], str(sb.subtopology)), (ka[0], str(sa.subtopology)))] += 3
+            shared[(kb[0], sb.subtopology, ka[0], sa.subtopology)] += 3
+    score = {((t_b, str(i_b)), (t_a, str(i_a))): n for (t_b, i_b, t_a, i_a), n in shared.items()}
     out: dict[Key, Key] = {}
     taken: set[Key] = set()
     ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0][0] != kv[0][1], kv[0]))
