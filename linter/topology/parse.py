@@ -4,11 +4,9 @@
 sections. Its terminals are whole lines, and a block's nodes (node lines with their ``-->`` /
 ``<--`` lines) are one token, so the parser handles a few tokens per sub-topology. A small
 lexer drives the grammar's terminals as one regex over the text, the transformer runs inside the
-parser (``transformer=``, no tree); for the common layout a short loop hands the tokens to the
-same callbacks without the parser (:func:`_quick`). :mod:`linter.topology.parse_nodes` reads
-the node runs: one regex for all nodes of a block in real output, a careful path for anything
-hand-edited, which also explains errors. Every model object records the line and column where
-it starts.
+parser (``transformer=``, no tree), and :mod:`linter.topology.parse_nodes` reads the node runs:
+one regex for all nodes of a block in real output, a careful path for anything hand-edited,
+which also explains errors. Every model object records the line and column where it starts.
 
 Tolerated besides real output of AK 1.0 - 4.4: text around the description (a log prefix on
 the header line, log lines before and after it), a missing ``Topologies:`` line, CRLF, tabs and
@@ -243,12 +241,8 @@ class _LineLexer(Lexer):
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         text_slice = lexer_state.text
-        assert isinstance(text_slice.text, str)
-        return self.tokens(text_slice.text, text_slice.start, text_slice.end, parser_state)
-
-    def tokens(self, text: str, pos: int, end: int, parser_state: Any = None) -> Iterator[Token]:
-        """The tokens of ``text[pos:end]`` (``parser_state`` names what was expected when a line
-        fits no terminal)."""
+        text, pos, end = text_slice.text, text_slice.start, text_slice.end
+        assert isinstance(text, str)
         line = text.count("\n", 0, pos) + 1
         line_start = text.rfind("\n", 0, pos) + 1
         match = self.regex.match
@@ -296,63 +290,17 @@ def _expected(names: set[str]) -> str:
 
 
 @functools.cache
-def _builder(strict: bool) -> _Builder:
-    return _Builder(strict)
-
-
-@functools.cache
 def _parser(strict: bool) -> Lark:
     grammar = resources.files("linter.topology").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
         grammar,
         parser="lalr",
         lexer=_LineLexer,
-        transformer=_builder(strict),
+        transformer=_Builder(strict),
         # Each model object records the line and column of its token (or of its node inside a
         # run). No tree is built, so Lark's own position tracking would only add work.
         propagate_positions=False,
     )
-
-
-@functools.cache
-def _lexer() -> _LineLexer:
-    return _LineLexer(_parser(True).lexer_conf)
-
-
-def _quick(text: str, start: int, strict: bool) -> Description | None:
-    """The common layout without Lark's parser: topologies under `Topologies:` or
-    `Topology: <name>:` headers, each a run of sub-topology blocks. The lexer's tokens go to the
-    grammar's callbacks as the parser would pass them, without its bookkeeping per token.
-
-    None for anything else (text without a header, the AK 1.0 layout, and every error): the
-    grammar then parses the text, and explains what is wrong.
-    """
-    builder = _builder(strict)
-    try:
-        tokens = list(_lexer().tokens(text, start, len(text)))
-        topologies: list[Topology] = []
-        at, count = 0, len(tokens)
-        while at < count:
-            header = tokens[at]
-            if header.type not in ("TOPOLOGIES", "NAMED_TOPOLOGY"):
-                return None
-            at += 1
-            children: list[Any] = [header]
-            while at < count and tokens[at].type == "SUBTOPOLOGY":
-                end = at + 1
-                while end < count and tokens[end].type == "NODES":
-                    end += 1
-                if end == at + 1:
-                    return None  # a block without nodes
-                children.append(builder.block(tokens[at:end]))
-                at = end
-            if header.type == "TOPOLOGIES":
-                topologies.append(builder.plain_topology(children))
-            else:
-                topologies.append(builder.named_topology(children))
-    except Located:
-        return None
-    return builder.description(topologies) if topologies else None
 
 
 # --- entry points ------------------------------------------------------------------------------
@@ -379,8 +327,7 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
         # tens of thousands of objects are made, would only add a third to the time
         gc.disable()
         try:
-            quick = _quick(text, start, strict)
-            result = quick or _parser(strict).parse(TextSlice(text, start, len(text)))
+            result = _parser(strict).parse(TextSlice(text, start, len(text)))
         finally:
             if enabled:
                 gc.enable()
