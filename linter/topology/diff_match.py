@@ -33,7 +33,7 @@ def _endpoint(info: NodeInfo) -> str:
 
 
 def _gen_key(info: NodeInfo, gen: naming.GeneratedName) -> SeqKey:
-    return (_kind(info), naming.canonical_role(gen.prefix), gen.rest, _endpoint(info))
+    return (info.node.kind, naming.canonical_role(gen.prefix), gen.rest, _endpoint(info))
 
 
 def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
@@ -81,12 +81,9 @@ def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
 
 def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
     items: list[tuple[int, str, SeqKey, Key]] = []
-    for key, info in side.nodes.items():
-        if key[0] != topology:
-            continue
-        gen = side.generated[key]
-        if gen is not None:
-            items.append((gen.index, gen.rest, _gen_key(info, gen), key))
+    for key, gen in side.generated.items():
+        if gen is not None and key[0] == topology:
+            items.append((gen.index, gen.rest, _gen_key(side.nodes[key], gen), key))
     items.sort()
     return [(gk, key) for _, _, gk, key in items]
 
