@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from linter.topology import naming
 from linter.topology.diff_index import (
     How,
     Key,
@@ -45,7 +46,7 @@ from linter.topology.diff_match import (
     match_topics,
     node_changes,
 )
-from linter.topology.model import Description
+from linter.topology.model import Description, Sink
 
 __all__ = [
     "How",
@@ -130,7 +131,7 @@ def diff(before: Description, after: Description) -> TopologyDiff:
         return _unchanged(before, after, b, a)
     a = index(after, topology_names(after))
     fwd, how = match_nodes(b, a)
-    return _assemble(before, after, b, a, fwd, how, tuple(key_changes(b, a, fwd)))
+    return _assemble(before, after, b, a, fwd, how)
 
 
 def _regular(side: Side) -> bool:
@@ -172,10 +173,9 @@ def _assemble(
     a: Side,
     fwd: dict[Key, Key],
     how: Mapping[Key, How],
-    changed_keys: tuple[KeyChange, ...],
 ) -> TopologyDiff:
-    """The matching of stores, sub-topologies and topics, and what changed in every pair, once
-    the nodes are matched."""
+    """The matching of stores, sub-topologies and topics, what changed in every pair, and where
+    record keys are set, once the nodes are matched."""
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
@@ -240,9 +240,28 @@ def _assemble(
         nodes=nodes,
         stores=stores,
         topics=topics,
-        key_changes=changed_keys,
+        key_changes=() if _same_walks(nodes) else tuple(key_changes(b, a, fwd)),
         node_map=dict(sorted(fwd.items())),
     )
+
+
+def _same_walks(nodes: Matching[NodeInfo]) -> bool:
+    """True when the key-change walks (``diff_keys``) must meet the same nodes on both sides, so
+    that no key can have changed: every node kept under its name, with the same neighbours,
+    sub-topology and source topics. A sink's user topic may change (a walk only asks whether a
+    topic is internal) and so may store names (a walk reads none); an internal topic may not (the
+    walk follows it to its writers). Common: a store or an output topic renamed."""
+    if nodes.added or nodes.removed:
+        return False
+    for pair in nodes.pairs:
+        if not pair.changes <= {"stores", "topic"}:
+            return False
+        if "topic" in pair.changes and any(
+            isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")
+            for node in (pair.before.node, pair.after.node)
+        ):
+            return False
+    return True
 
 
 def _matching(

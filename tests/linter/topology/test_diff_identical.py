@@ -1,6 +1,6 @@
-"""The diff of a topology with itself takes a short cut (``_unchanged``, built on
-``match_identical``): it must be exactly what the full matching makes of two printings of the
-same topology."""
+"""The diff's short cuts against the full work: a topology against itself (``_unchanged``, built
+on ``match_identical``) must be exactly what the full matching makes of two printings of it, and
+the key-change walks are skipped (``_same_walks``) only where they could find nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.topology.diff import _assemble, _regular, diff
+from linter.topology.diff import _assemble, _regular, _same_walks, diff
 from linter.topology.diff_index import index, topology_names
 from linter.topology.diff_keys import key_changes
 from linter.topology.diff_match import match_identical, match_nodes
@@ -20,7 +20,7 @@ from linter.topology.errors import TopologyParseError
 from linter.topology.model import Description, Processor, Sink, Source, Subtopology, Topology
 from linter.topology.parse import parse
 from tests.conftest import corpus_files, corpus_id, corpus_text
-from tests.hardening.strategies import describe_text, descriptions, shuffled_by
+from tests.hardening.strategies import describe_text, descriptions, shuffled_by, versions
 
 
 def assert_short_cut_is_the_full_matching(before: Description, after: Description) -> None:
@@ -30,7 +30,7 @@ def assert_short_cut_is_the_full_matching(before: Description, after: Descriptio
     assert (fwd, how) == match_identical(b)
     assert key_changes(b, a, fwd) == []
     for other in (after, replace(before, path="again.txt")):  # another text, the same text
-        full = _assemble(before, other, b, index(other, topology_names(other)), fwd, how, ())
+        full = _assemble(before, other, b, index(other, topology_names(other)), fwd, how)
         assert repr(diff(before, other)) == repr(full)  # repr: sets in the same order too
 
 
@@ -89,3 +89,47 @@ def test_a_subtopology_without_nodes_is_not_paired() -> None:
     result = diff(model, replace(model, path="again.txt"))
     assert [s.id for s in result.subtopologies.added] == [1]
     assert [s.id for s in result.subtopologies.removed] == [1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(versions())
+def test_key_walks_are_skipped_only_when_no_key_can_change(
+    pair: tuple[Description, Description],
+) -> None:
+    before, after = pair
+    b, a = index(before, topology_names(before)), index(after, topology_names(after))
+    fwd, _ = match_nodes(b, a)
+    if _same_walks(diff(before, after).nodes):
+        assert key_changes(b, a, fwd) == []
+
+
+def test_output_topic_or_store_renamed_needs_no_key_walk() -> None:
+    before = parse(
+        "Topologies:\n   Sub-topology: 0\n    Source: in (topics: [orders])\n      --> count\n"
+        "    Processor: count (stores: [counts])\n      --> out\n      <-- in\n"
+        "    Sink: out (topic: totals)\n      <-- count\n\n",
+        "before.txt",
+    )
+    text = describe_text(before).replace("totals", "totals-v2").replace("counts", "counts-v2")
+    result = diff(before, parse(text, "after.txt"))
+    # the store is matched by its owner, so the node's stores are the same store
+    assert [p.changes for p in result.stores.pairs] == [frozenset({"renamed"})]
+    assert {p.before.name: p.changes for p in result.nodes.pairs if p.changes} == {
+        "out": frozenset({"topic"})
+    }
+    assert _same_walks(result.nodes)
+    assert result.key_changes == ()
+
+
+def test_a_repartition_topic_renamed_is_walked() -> None:
+    def text(topic: str) -> str:
+        return (
+            "Topologies:\n   Sub-topology: 0\n    Source: in (topics: [orders])\n"
+            "      --> by-user\n    Processor: by-user (stores: [])\n      --> sink\n"
+            f"      <-- in\n    Sink: sink (topic: {topic})\n      <-- by-user\n\n"
+            f"  Sub-topology: 1\n    Source: source (topics: [{topic}])\n      --> count\n"
+            "    Processor: count (stores: [counts])\n      --> none\n      <-- source\n\n"
+        )
+
+    result = diff(parse(text("a-repartition"), "b.txt"), parse(text("b-repartition"), "a.txt"))
+    assert not _same_walks(result.nodes)
