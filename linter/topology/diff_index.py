@@ -176,29 +176,35 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
             )
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
-        first = min(infos, key=lambda i: (i.subtopology, i.name))
+        first = _first(infos)
         stores[(t, store)] = StoreInfo(
             topology=first.topology,
             name=store,
             subtopology=first.subtopology,
             is_global=first.is_global,
-            owners=frozenset(i.name for i in infos),
+            owners=frozenset([i.name for i in infos]),
             line=first.line,
         )
     topics: dict[Key, TopicInfo] = {}
-    for (_t, role, topic), infos in topic_nodes.items():
-        first = min(infos, key=lambda i: (i.subtopology, i.name))
-        info_t = TopicInfo(
+    for (t, role, topic), infos in topic_nodes.items():
+        first = _first(infos)
+        topics[(t, f"{role}:{topic}")] = TopicInfo(
             topology=first.topology,
             name=topic,
             role=role,
-            writers=frozenset(i.name for i in infos if isinstance(i.node, Sink)),
-            readers=frozenset(i.name for i in infos if isinstance(i.node, Source)),
-            subtopologies=frozenset(i.subtopology for i in infos),
+            writers=frozenset([i.name for i in infos if isinstance(i.node, Sink)]),
+            readers=frozenset([i.name for i in infos if isinstance(i.node, Source)]),
+            subtopologies=frozenset([i.subtopology for i in infos]),
             line=first.line,
         )
-        topics[info_t.key] = info_t
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+
+
+def _first(infos: list[NodeInfo]) -> NodeInfo:
+    """The node that places a store or topic: in the lowest sub-topology, then by name."""
+    if len(infos) == 1:  # the usual case: no sort keys to build
+        return infos[0]
+    return min(infos, key=lambda i: (i.subtopology, i.name))
 
 
 def topology_names(desc: Description) -> dict[int, str | None]:
