@@ -96,13 +96,17 @@ class DeployStrategy(StrEnum):
         return list(DeployStrategy).index(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hit:
     """What a rule yields. ``key`` identifies the finding among the rule's others for the
     fingerprint (defaults to the sorted resources); never put line numbers in it.
 
     ``requires`` is the least disruptive deployment strategy under which the change is safe, and
     ``steps`` are the concrete runbook lines it adds (drain this topic, delete that task directory).
+
+    Not frozen, unlike the Finding made from it: rules make one per finding, the runner reads it
+    once, and a frozen dataclass's ``__init__`` costs three times as much (it sets every field
+    through ``object.__setattr__``).
     """
 
     message: str
