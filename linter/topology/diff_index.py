@@ -121,29 +121,17 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         # predecessors (and between nodes with the same neighbours): key each set once.
         keyed: dict[frozenset[str], frozenset[Key]] = {}
         for sub in topology.subtopologies:
-            # what the sub-topology's properties would collect, gathered in the same order
-            sub_stores: list[str] = []
-            sub_sources: list[str] = []
-            sub_patterns: list[str] = []
-            sub_sinks: list[str] = []
             for node in sub.nodes:
                 info = NodeInfo(tname, sub.id, sub.is_global, node)
                 name = node.name
                 key = (t, name)
                 nodes[key] = info
                 generated[key] = naming.generated(name)
-                after = keyed.get(node.successors)
-                if after is None:
-                    after = keyed[node.successors] = frozenset([(t, s) for s in node.successors])
-                succ[key] = after
-                before = keyed.get(node.predecessors)
-                if before is None:
-                    before = keyed[node.predecessors] = frozenset(
-                        [(t, p) for p in node.predecessors]
-                    )
-                pred[key] = before
+                succ[key] = _keys(keyed, t, node.successors)
+                pred[key] = _keys(keyed, t, node.predecessors)
+                for store in node.stores:
+                    owners[(t, store)].append(info)
                 if isinstance(node, Source):
-                    sub_sources.extend(node.topics)
                     for topic in node.topics:
                         role: TopicRole = "global" if sub.is_global else (
                             "repartition" if naming.is_internal_topic(topic) else "source"
@@ -151,27 +139,19 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
                         topic_nodes[(t, role, topic)].append(info)
                     if node.pattern is not None:
                         topic_nodes[(t, "source", node.pattern)].append(info)
-                        if node.pattern:
-                            sub_patterns.append(node.pattern)
-                elif isinstance(node, Sink):
-                    if node.topic is not None:
-                        sub_sinks.append(node.topic)
-                        internal = naming.is_internal_topic(node.topic)
-                        role = "repartition" if internal else "sink"
-                        topic_nodes[(t, role, node.topic)].append(info)
-                        writers_of[(t, node.topic)].append(key)
-                elif node.stores:
-                    sub_stores.extend(node.stores)
-                    for store in node.stores:
-                        owners[(t, store)].append(info)
+                elif isinstance(node, Sink) and node.topic is not None:
+                    internal = naming.is_internal_topic(node.topic)
+                    topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
+                    writers_of[(t, node.topic)].append(key)
             subs[(t, str(sub.id))] = SubtopologyInfo(
                 topology=tname,
                 id=sub.id,
                 is_global=sub.is_global,
                 nodes=frozenset([n.name for n in sub.nodes]),
-                stores=frozenset(sub_stores),
-                source_topics=frozenset(sub_sources) | frozenset(sub_patterns),
-                sink_topics=frozenset(sub_sinks),
+                stores=sub.stores,
+                source_topics=sub.source_topics
+                | frozenset(n.pattern for n in sub.nodes if isinstance(n, Source) and n.pattern),
+                sink_topics=sub.sink_topics,
                 line=sub.position.line or None,
             )
     stores: dict[Key, StoreInfo] = {}
@@ -186,9 +166,9 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
             line=first.line,
         )
     topics: dict[Key, TopicInfo] = {}
-    for (t, role, topic), infos in topic_nodes.items():
+    for (_t, role, topic), infos in topic_nodes.items():
         first = _first(infos)
-        topics[(t, f"{role}:{topic}")] = TopicInfo(
+        info_t = TopicInfo(
             topology=first.topology,
             name=topic,
             role=role,
@@ -197,7 +177,18 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
             subtopologies=frozenset([i.subtopology for i in infos]),
             line=first.line,
         )
+        topics[info_t.key] = info_t
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+
+
+def _keys(
+    keyed: dict[frozenset[str], frozenset[Key]], topology: str, names: frozenset[str]
+) -> frozenset[Key]:
+    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them)."""
+    found = keyed.get(names)
+    if found is None:
+        found = keyed[names] = frozenset([(topology, n) for n in names])
+    return found
 
 
 def _first(infos: list[NodeInfo]) -> NodeInfo:
