@@ -48,20 +48,17 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
     reprocess with a reset). Deploy with stop-and-restart.
     """
     diff = subject.diff
-    consumed_b: set[str] | None = None  # every input of each side, once a pair needs them
-    consumed_a: set[str] = set()
+    consumed_b = {t for s in diff.subtopologies.pairs for t in s.before.external_sources} | {
+        t for s in diff.subtopologies.removed for t in s.external_sources
+    }
+    consumed_a = {t for s in diff.subtopologies.pairs for t in s.after.external_sources} | {
+        t for s in diff.subtopologies.added for t in s.external_sources
+    }
     for pair in diff.subtopologies.pairs:
         b, a = pair.before, pair.after
         if b.is_global or not (b.stateful or a.stateful):
             continue
         sources_b, sources_a = b.external_sources, a.external_sources
-        if sources_b == sources_a:
-            continue
-        if consumed_b is None:
-            consumed_b = {t for s in diff.subtopologies.pairs for t in s.before.external_sources}
-            consumed_b |= {t for s in diff.subtopologies.removed for t in s.external_sources}
-            consumed_a = {t for s in diff.subtopologies.pairs for t in s.after.external_sources}
-            consumed_a |= {t for s in diff.subtopologies.added for t in s.external_sources}
         gone = sorted(sources_b - sources_a - consumed_a)
         new = sorted(sources_a - sources_b - consumed_b)
         if not gone and not new:

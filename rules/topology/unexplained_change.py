@@ -58,21 +58,18 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
         groups.setdefault(k, {}).setdefault(what, []).append(info.name)
         lines.setdefault(k, (side, info.line))
 
-    kept_after: frozenset[Key] | None = None  # once, if needed: per pair it made the rule quadratic
+    kept_after = frozenset(diff.node_map.values())  # once: per pair it made the rule quadratic
     for n in diff.nodes.added:
         note(n, "added", "after")
     for n in diff.nodes.removed:
         note(n, "removed", "before")
     for p in diff.nodes.pairs:
-        if not p.changes:
-            continue
         if "renamed" in p.changes:
             note(p.after, "renamed", "after")
-        elif "successors" in p.changes or "predecessors" in p.changes:
-            if kept_after is None:
-                kept_after = frozenset(diff.node_map.values())
-            if _rewired(subject, p.before, p.after, kept_after):
-                note(p.after, "rewired", "after")
+        elif p.changes & {"successors", "predecessors"} and _rewired(
+            subject, p.before, p.after, kept_after
+        ):
+            note(p.after, "rewired", "after")
     for sp in diff.subtopologies.pairs:
         if "renumbered" in sp.changes and not sp.after.stores:
             # stateful ones are reported by store-moved-subtopology
