@@ -161,13 +161,16 @@ def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, 
 # --- stores, sub-topologies, topics ----------------------------------------------------------
 
 
+def _by_name(
+    before: Mapping[Key, object], after: Mapping[Key, object]
+) -> tuple[dict[Key, tuple[Key, How]], set[Key]]:
+    """The items kept under their key, and the after-keys so taken."""
+    out: dict[Key, tuple[Key, How]] = {key: (key, "name") for key in sorted(before) if key in after}
+    return out, set(out)
+
+
 def match_stores(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Key, How]]:
-    out: dict[Key, tuple[Key, How]] = {}
-    taken: set[Key] = set()
-    for key in sorted(b.stores):
-        if key in a.stores:
-            out[key] = (key, "name")
-            taken.add(key)
+    out, taken = _by_name(b.stores, a.stores)
     # by owner: the after-stores listed by the matched owners, best overlap first
     scored: list[tuple[int, Key, Key]] = []
     for key, info in b.stores.items():
@@ -216,12 +219,7 @@ def match_subtopologies(
 
 
 def match_topics(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Key, How]]:
-    out: dict[Key, tuple[Key, How]] = {}
-    taken: set[Key] = set()
-    for key in sorted(b.topics):
-        if key in a.topics:
-            out[key] = (key, "name")
-            taken.add(key)
+    out, taken = _by_name(b.topics, a.topics)
     by_node: dict[tuple[Key, str], Key] = {}  # (after node key, role) -> after topic key
     for ka, ta in a.topics.items():
         for n in ta.writers | ta.readers:
