@@ -338,10 +338,10 @@ def test_regression_diff_alignment_of_scattered_changes_was_cubic(
     import difflib
 
     from linter import api
-    from linter.topology import align
     from linter.topology.parse import parse
     from tests.hardening.fuzzing import time_limit
     from tests.hardening.generators import topology_text
+    from tests.linter.topology.align_work import count_stretch_work
 
     set_seqs = difflib.SequenceMatcher.set_seqs
 
@@ -351,14 +351,7 @@ def test_regression_diff_alignment_of_scattered_changes_was_cubic(
         set_seqs(self, a, b)
 
     monkeypatch.setattr(difflib.SequenceMatcher, "set_seqs", bounded)
-    stretch = align._stretch
-    work = [0]
-
-    def counted(before: Any, after: Any, s: align.Stretch, pairs: Any) -> list[align.Stretch]:
-        work[0] += s.size
-        return stretch(before, after, s, pairs)
-
-    monkeypatch.setattr(align, "_stretch", counted)
+    work = count_stretch_work(monkeypatch)
     spent: list[int] = []
     for nodes in (3_125, 6_250):
         before = parse(topology_text(nodes), "before.txt")

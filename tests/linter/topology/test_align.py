@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linter.topology import align
+from tests.linter.topology.align_work import count_stretch_work
 
 roles = st.lists(st.sampled_from("ABCD"), max_size=60)
 
@@ -66,14 +67,7 @@ def _app(blocks: int, thin: int = 0) -> list[str]:
 def test_scattered_removals_are_bridged_between_unique_anchors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    stretch = align._stretch
-    work = [0]
-
-    def counted(before: Any, after: Any, s: align.Stretch, pairs: Any) -> list[align.Stretch]:
-        work[0] += s.size
-        return stretch(before, after, s, pairs)
-
-    monkeypatch.setattr(align, "_stretch", counted)
+    work = count_stretch_work(monkeypatch)
     spent = []
     for blocks in (500, 1_000):
         before, after = _app(blocks), _app(blocks, thin=3)
