@@ -74,10 +74,12 @@ def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
 
     ``<v>.txt`` is a description, ``<v>.properties`` its Streams config, ``DEPLOYED`` names the
     deployed version; other files are ignored. A ``.properties`` without a ``.txt`` still yields a
-    version (without a description) so that it is reported, not dropped.
+    version (without a description) so that it is reported, not dropped; so does a directory with
+    no version at all, and a ``DEPLOYED`` that names no version of the directory.
     """
     texts: dict[str, str] = {}
     props: dict[str, str] = {}
+    others: list[str] = []
     deployed: str | None = None
     for name, text in files:
         if name == DEPLOYED_MARKER:
@@ -86,6 +88,14 @@ def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
             texts[name[: -len(".txt")]] = text
         elif name.endswith(".properties"):
             props[name[: -len(".properties")]] = text
+        else:
+            others.append(name)
+    names = sorted(set(texts) | set(props))
+    if not names:
+        found = ", ".join(sorted(others)) or "nothing"
+        problem = f"{app_id}/: no <version>.txt or <version>.properties (found: {found})"
+        return [Version(app_id=app_id, version="", description=None, problem=problem)]
+    wrong = deployed is not None and deployed not in names
     return [
         Version(
             app_id=app_id,
@@ -93,13 +103,23 @@ def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
             description=texts.get(v),
             properties=props.get(v),
             deployed=v == deployed,
+            source=f"{app_id}/{v}.txt" if v in texts else f"{app_id}/{v}.properties",
+            problem=(
+                f"{app_id}/{DEPLOYED_MARKER}: names version {deployed!r}, which has no "
+                f"{deployed}.txt here"
+                if wrong and i == 0
+                else None
+            ),
         )
-        for v in sorted(set(texts) | set(props))
+        for i, v in enumerate(names)
     ]
 
 
-def version_of(row: tuple[object, ...]) -> Version:
-    """A table row (in :data:`COLUMNS` order) -> :class:`Version`."""
+def version_of(
+    row: tuple[object, ...], source: str | None = None, problem: str | None = None
+) -> Version:
+    """A table row (in :data:`COLUMNS` order) -> :class:`Version`; ``source`` is the file it was
+    read from, ``problem`` the reader's message when the row is not a valid fleet table row."""
     app_id, version, description, properties, deployed, timestamp = row
     return Version(
         app_id=str(app_id) if app_id is not None else MISSING_APP,
@@ -108,4 +128,6 @@ def version_of(row: tuple[object, ...]) -> Version:
         properties=properties if isinstance(properties, str) else None,
         deployed=bool(deployed),
         timestamp=str(timestamp) if timestamp is not None else None,
+        source=source,
+        problem=f"{source or 'fleet table'}: {problem}" if problem else None,
     )

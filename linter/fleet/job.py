@@ -20,6 +20,7 @@ from linter.fleet.inputs import (
     TABLE_SCHEMA,
     assemble,
     detect_format,
+    local_path,
     split_path,
     version_of,
 )
@@ -77,32 +78,72 @@ def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> 
 
     # Grouped by the JVM (no Python pickling in the shuffle); Python gets one row per app.
     grouped = table(spark, path, kind).groupBy("app_id").agg(
-        F.collect_list(F.struct(*COLUMNS[1:])).alias("rows")
+        F.collect_list(F.struct(*COLUMNS[1:], SOURCE, PROBLEM)).alias("rows")
     )
     return grouped.rdd.map(_table_app)
 
 
 def _table_app(row: Any) -> tuple[str, list[Version]]:
-    versions = [version_of((row["app_id"], *r)) for r in row["rows"]]
+    versions = [
+        version_of((row["app_id"], *r[:-2]), source=_shown(r[SOURCE]), problem=r[PROBLEM] or None)
+        for r in row["rows"]
+    ]
     return versions[0].app_id, versions
 
 
+def _shown(source: str | None) -> str | None:
+    """A row's file as the user would write it: a plain path for a local file."""
+    return (local_path(source) or source) if source else None
+
+
+SOURCE, PROBLEM = "_source", "_problem"
+_TYPES = dict(c.split(" ", 1) for c in (part.strip() for part in TABLE_SCHEMA.split(",")))
+JSON_ROW = (
+    "not a fleet table row (a JSON object; app_id, version, description, properties and "
+    "timestamp strings, deployed true or false): "
+)
+
+
 def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
-    """A JSON Lines or Parquet fleet table with the :data:`COLUMNS` (missing optional ones null)."""
+    """A JSON Lines or Parquet fleet table: the :data:`COLUMNS` (missing optional ones null),
+    the file each row comes from (:data:`SOURCE`) and what is wrong with the row (:data:`PROBLEM`,
+    empty when nothing is).
+
+    A JSON line that does not parse or has a value of the wrong type, or a Parquet value that
+    does not cast to its column's type, is kept, with its problem: the app it names (or, with
+    no app_id, the rows without one) is quarantined, never silently changed or dropped.
+    """
     from pyspark.sql import functions as F
 
+    source = F.col("_metadata.file_path").alias(SOURCE)
     if kind == "jsonl":
-        return spark.read.schema(TABLE_SCHEMA).json(path).select(*COLUMNS)
-    df = spark.read.parquet(path)
-    types = dict(
-        c.split(" ", 1) for c in (part.strip() for part in TABLE_SCHEMA.split(","))
-    )
-    return df.select(
-        *(
-            (F.col(c) if c in df.columns else F.lit(None)).cast(types[c]).alias(c)
-            for c in COLUMNS
+        corrupt = "_corrupt_record"
+        df = (
+            spark.read.schema(f"{TABLE_SCHEMA}, {corrupt} string")
+            .option("mode", "PERMISSIVE")
+            .option("columnNameOfCorruptRecord", corrupt)
+            .json(path)
         )
-    )
+        excerpt = F.concat(F.lit(JSON_ROW), F.substring(F.col(corrupt), 1, 160))
+        problem = F.coalesce(excerpt, F.lit("")).alias(PROBLEM)
+        return df.select(*COLUMNS, source, problem)
+    df = spark.read.parquet(path)
+    columns, problems = [], []
+    for c in COLUMNS:
+        kind_of = _TYPES[c]
+        if c not in df.columns:
+            columns.append(F.lit(None).cast(kind_of).alias(c))
+        elif df.schema[c].dataType.simpleString() == kind_of:
+            columns.append(F.col(c))
+        else:
+            cast = F.col(c).try_cast(kind_of)
+            columns.append(cast.alias(c))
+            bad = F.col(c).isNotNull() & cast.isNull()
+            value = F.substring(F.col(c).cast("string"), 1, 80)
+            problems.append(F.when(bad, F.concat(F.lit(f"column {c}: "), value,
+                                                 F.lit(f" is not a {kind_of}"))))  # fmt: skip
+    problem = F.concat_ws("; ", *problems) if problems else F.lit("")
+    return df.select(*columns, source, problem.alias(PROBLEM))
 
 
 # --- the job -----------------------------------------------------------------------------------

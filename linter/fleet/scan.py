@@ -9,6 +9,7 @@ calls it directly. Nothing here raises for a bad input: an app whose description
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -37,6 +38,8 @@ class Version:
     properties: str | None = None
     deployed: bool = False
     timestamp: str | None = None  # ISO-8601; orders versions when every row of the app has one
+    source: str | None = None  # the file the row was read from, for messages
+    problem: str | None = None  # why the reader could not take the row as given
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +105,9 @@ def _quarantine(
 def scan_app(app_id: str, rows: Iterable[Version], settings: api.Settings) -> AppScan:
     """Everything the fleet scan knows about one app, from its rows of the fleet table."""
     ordered = order_versions(rows)
-    if app_id == MISSING_APP or any(not v.version for v in ordered):
-        return _quarantine(app_id, ordered, None, f"{app_id}: rows without app_id or version")
+    unusable = _unusable(app_id, ordered)
+    if unusable is not None:
+        return _quarantine(app_id, ordered, None, unusable)
     models: list[Description] = []
     configs: list[StreamsConfig | None] = []
     parsed: dict[str, Description] = {}  # a version reprinted unchanged is parsed once
@@ -131,6 +135,37 @@ def scan_app(app_id: str, rows: Iterable[Version], settings: api.Settings) -> Ap
         return _quarantine(
             app_id, ordered, ordered[-1].version, f"internal error: {type(error).__name__}: {error}"
         )
+
+
+SHOWN = 5  # unusable rows named in a quarantine message; the rest are counted
+
+
+def _unusable(app_id: str, ordered: Sequence[Version]) -> str | None:
+    """Why the app's rows cannot be scanned as given (each bad row named by its file), or None.
+
+    A row the reader could not take, a row without app_id or version, a version given twice
+    (which one would be scanned?), or no version at all.
+    """
+    problems = []
+    for v in ordered:
+        where = f"{v.source}: " if v.source else ""
+        if v.problem:  # the reader's message names its own place
+            problems.append(v.problem)
+        elif app_id == MISSING_APP:
+            problems.append(f"{where}a row without app_id (version {v.version or 'missing'})")
+        elif not v.version:
+            problems.append(f"{where}a row without version")
+    for version, times in sorted(Counter(v.version for v in ordered if v.version).items()):
+        if times > 1:
+            files = sorted({v.source for v in ordered if v.version == version and v.source})
+            where = f" ({', '.join(files)})" if files else ""
+            problems.append(f"version {version} is given {times} times{where}")
+    if not ordered:
+        problems.append("no versions")
+    if not problems:
+        return None
+    more = f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
+    return f"{app_id}: cannot be scanned: " + "; ".join(problems[:SHOWN]) + more
 
 
 def _pairs(ordered: Sequence[Version]) -> list[tuple[int, int]]:

@@ -181,6 +181,60 @@ def test_table_input_orders_by_timestamp(spark: Any, tmp_path: Path) -> None:
         )  # fmt: skip
 
 
+def test_bad_table_rows_quarantine_their_app_with_the_file(spark: Any, tmp_path: Path) -> None:
+    """A JSON line that does not parse or has a wrong type, and a Parquet value that does not
+    cast, are kept as rows of a quarantined app, the message naming the file and the row."""
+    from pyspark.testing import assertDataFrameEqual
+
+    from linter.fleet.job import JSON_ROW, ScanOptions, run_scan
+
+    text = (FLEET / "small" / "billing" / "v1.txt").read_text(encoding="utf-8")
+    jsonl = tmp_path / "fleet.jsonl"
+    jsonl.write_text("\n".join([
+        json.dumps({"app_id": "a", "version": "v1", "description": text}),
+        '{"app_id": "lost", "version": "v1", "descr',
+        json.dumps({"app_id": "d", "version": "v1", "description": text, "deployed": "yes"}),
+        "[1, 2]",
+    ]) + "\n", encoding="utf-8")  # fmt: skip
+    spark.createDataFrame(
+        [("a", "v1", text, "true"), ("d", "v1", text, "maybe")],
+        "app_id string, version string, description string, deployed string",
+    ).coalesce(1).write.parquet(str(tmp_path / "fleet.parquet"))
+    (part,) = (tmp_path / "fleet.parquet").glob("part-*.parquet")
+    schema = "app_id string, status string, versions int, error string"
+    wrong_type = f'd: cannot be scanned: {jsonl}: {JSON_ROW}{{"app_id": "d", "version": "v1", '
+    expected = {
+        "fleet.jsonl": [
+            ("<no app_id>", "quarantined", 2,
+             f"<no app_id>: cannot be scanned: {jsonl}: {JSON_ROW}"
+             f'{{"app_id": "lost", "version": "v1", "descr; {jsonl}: {JSON_ROW}[1, 2]'),
+            ("a", "scanned", 1, None),
+            ("d", "quarantined", 1, wrong_type),
+        ],
+        "fleet.parquet": [
+            ("a", "scanned", 1, None),
+            ("d", "quarantined", 1,
+             f"d: cannot be scanned: {part}: column deployed: maybe is not a boolean"),
+        ],
+    }  # fmt: skip
+    for name, rows in expected.items():
+        out = tmp_path / f"out-{name}"
+        options = ScanOptions(input=str(tmp_path / name), out=str(out), partitions=1,
+                              progress=False)  # fmt: skip
+        summary = run_scan(spark, options, lambda _: None).summary
+        assert summary["rows_in"] == sum(r[2] for r in rows)
+        assert summary["consistent"] is True
+        apps = spark.read.parquet(str(out / "apps.parquet")).select(
+            "app_id", "status", "versions", "error"
+        )
+        if name == "fleet.jsonl":  # the wrong-type row's excerpt: compared by its start
+            apps = apps.selectExpr(
+                "app_id", "status", "versions",
+                f"if(app_id = 'd', substring(error, 1, {len(wrong_type)}), error) as error",
+            )  # fmt: skip
+        assertDataFrameEqual(apps, spark.createDataFrame(rows, schema), checkRowOrder=True)
+
+
 def test_missing_spark_or_java_is_a_clear_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
     from linter.fleet import environment
 

@@ -68,6 +68,52 @@ def test_missing_description_and_missing_app_id_are_quarantined_not_dropped() ->
     assert scan_app(row.app_id, [row], Settings()).app.status == QUARANTINED
 
 
+def test_a_version_given_twice_is_quarantined_naming_it() -> None:
+    text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = [Version("b", "v1", text, source="fleet-a.jsonl"),
+            Version("b", "v1", text, source="fleet-b.jsonl"), Version("b", "v2", text)]  # fmt: skip
+    result = scan_app("b", rows, Settings())
+    assert result.app.status == QUARANTINED
+    assert result.app.versions == 3
+    assert result.app.error == (
+        "b: cannot be scanned: version v1 is given 2 times (fleet-a.jsonl, fleet-b.jsonl)"
+    )
+
+
+def test_rows_without_app_id_are_named_by_their_file() -> None:
+    rows = [version_of((None, f"v{i}", "Topologies:\n", None, None, None), source=f"f{i}.jsonl")
+            for i in range(7)]  # fmt: skip
+    result = scan_app(rows[0].app_id, rows, Settings())
+    assert result.app.status == QUARANTINED
+    assert result.app.versions == 7
+    assert result.app.error == (
+        "<no app_id>: cannot be scanned: f0.jsonl: a row without app_id (version v0); "
+        "f1.jsonl: a row without app_id (version v1); f2.jsonl: a row without app_id (version v2); "
+        "f3.jsonl: a row without app_id (version v3); f4.jsonl: a row without app_id (version v4)"
+        "; and 2 more"
+    )
+
+
+def test_a_directory_without_versions_or_with_a_wrong_deployed_is_reported() -> None:
+    (empty,) = assemble("notes", [("README.md", "hi"), ("v1.describe", "Topologies:\n")])
+    result = scan_app("notes", [empty], Settings())
+    assert result.app.status == QUARANTINED
+    assert result.app.versions == 1
+    assert result.app.error == (
+        "notes: cannot be scanned: notes/: no <version>.txt or <version>.properties "
+        "(found: README.md, v1.describe)"
+    )
+    text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = assemble("b", [("v1.txt", text), ("v2.txt", text), ("DEPLOYED", "v3\n")])
+    assert [v.source for v in rows] == ["b/v1.txt", "b/v2.txt"]
+    result = scan_app("b", rows, Settings())
+    assert result.app.error == (
+        "b: cannot be scanned: b/DEPLOYED: names version 'v3', which has no v3.txt here"
+    )
+    fine = assemble("b", [("v1.txt", text), ("v2.txt", text), ("DEPLOYED", "v1\n")])
+    assert scan_app("b", fine, Settings()).app.deployed_version == "v1"
+
+
 def test_bad_properties_quarantine_too() -> None:
     text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
     rows = [Version("b", "v1", text, properties="application.id=b\nbad\\u12")]
