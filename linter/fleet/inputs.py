@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Literal
 from urllib.parse import unquote, urlparse
 
@@ -69,25 +70,27 @@ def split_path(path: str) -> tuple[str, str] | None:
     return parts[-2], parts[-1]
 
 
-def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
-    """One app directory's files ``(name, text)`` -> its versions.
+def assemble(app_id: str, files: Iterable[tuple[str, ...]]) -> list[Version]:
+    """One app directory's files ``(name, text)`` or ``(name, text, path shown)`` -> its versions.
 
     ``<v>.txt`` is a description, ``<v>.properties`` its Streams config, ``DEPLOYED`` names the
     deployed version; other files are ignored. A ``.properties`` without a ``.txt`` still yields a
     version (without a description) so that it is reported, not dropped; so does a directory with
-    no version at all, and a ``DEPLOYED`` that names no version of the directory.
+    no version at all, and a ``DEPLOYED`` that names no version of the directory. Two files of one
+    name (two directories of the same app name under the input) yield a version each.
     """
-    texts: dict[str, str] = {}
+    texts: dict[str, list[tuple[str | None, str]]] = {}
     props: dict[str, str] = {}
     others: list[str] = []
     deployed: str | None = None
-    for name, text in files:
+    for name, text, *shown in files:
+        source = shown[0] if shown else f"{app_id}/{name}"
         if name == DEPLOYED_MARKER:
             deployed = text.strip()
         elif name.endswith(".txt"):
-            texts[name[: -len(".txt")]] = text
+            texts.setdefault(name[: -len(".txt")], []).append((text, source))
         elif name.endswith(".properties"):
-            props[name[: -len(".properties")]] = text
+            props.setdefault(name[: -len(".properties")], text)
         else:
             others.append(name)
     names = sorted(set(texts) | set(props))
@@ -95,24 +98,25 @@ def assemble(app_id: str, files: Iterable[tuple[str, str]]) -> list[Version]:
         found = ", ".join(sorted(others)) or "nothing"
         problem = f"{app_id}/: no <version>.txt or <version>.properties (found: {found})"
         return [Version(app_id=app_id, version="", description=None, problem=problem)]
-    wrong = deployed is not None and deployed not in names
-    return [
+    wrong = (
+        f"{app_id}/{DEPLOYED_MARKER}: names version {deployed!r}, which has no {deployed}.txt here"
+        if deployed is not None and deployed not in names
+        else None
+    )
+    versions = [
         Version(
             app_id=app_id,
             version=v,
-            description=texts.get(v),
+            description=text,
             properties=props.get(v),
             deployed=v == deployed,
-            source=f"{app_id}/{v}.txt" if v in texts else f"{app_id}/{v}.properties",
-            problem=(
-                f"{app_id}/{DEPLOYED_MARKER}: names version {deployed!r}, which has no "
-                f"{deployed}.txt here"
-                if wrong and i == 0
-                else None
-            ),
+            source=source,
         )
-        for i, v in enumerate(names)
+        for v in names
+        for text, source in sorted(texts.get(v, []), key=lambda t: t[1])
+        or [(None, f"{app_id}/{v}.properties")]
     ]
+    return [replace(versions[0], problem=wrong), *versions[1:]] if wrong else versions
 
 
 def version_of(

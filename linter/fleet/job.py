@@ -57,15 +57,16 @@ class ScanOptions:
 # --- input -------------------------------------------------------------------------------------
 
 
-def _dir_app(item: tuple[str, Iterable[tuple[str, str]]]) -> tuple[str, list[Version]]:
+def _dir_app(item: tuple[str, Iterable[tuple[str, str, str]]]) -> tuple[str, list[Version]]:
     app_id, files = item
     return app_id, assemble(app_id, files)
 
 
-def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str]]]:
-    where = split_path(item[0])
+def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str, str]]]:
+    path, text = item
+    where = split_path(path)
     if where is not None:
-        yield where[0], (where[1], item[1])
+        yield where[0], (where[1], text, _shown(path) or path)
 
 
 def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:

@@ -235,6 +235,38 @@ def test_bad_table_rows_quarantine_their_app_with_the_file(spark: Any, tmp_path:
         assertDataFrameEqual(apps, spark.createDataFrame(rows, schema), checkRowOrder=True)
 
 
+def test_directory_input_names_each_file(spark: Any, tmp_path: Path) -> None:
+    """Apps one level down are read too (``team/app/v1.txt``); an app name found twice, or a
+    directory without versions, is quarantined with the paths, not merged or dropped."""
+    from pyspark.testing import assertDataFrameEqual
+
+    from linter.fleet.job import ScanOptions, run_scan
+
+    text = (FLEET / "small" / "billing" / "v1.txt").read_text(encoding="utf-8")
+    fleet = tmp_path / "fleet"
+    for app in ("team-a/orders", "team-b/orders", "team-a/billing"):
+        (fleet / app).mkdir(parents=True)
+        (fleet / app / "v1.txt").write_text(text, encoding="utf-8")
+    (fleet / "notes").mkdir()
+    (fleet / "notes" / "README.md").write_text("hi", encoding="utf-8")
+    options = ScanOptions(input=str(fleet), out=str(tmp_path / "out"), partitions=2,
+                          progress=False)  # fmt: skip
+    summary = run_scan(spark, options, lambda _: None).summary
+    assert (summary["rows_in"], summary["apps_in"], summary["consistent"]) == (4, 3, True)
+    expected = spark.createDataFrame([
+        ("billing", "scanned", 1, None),
+        ("notes", "quarantined", 1,
+         "notes: cannot be scanned: notes/: no <version>.txt or <version>.properties "
+         "(found: README.md)"),
+        ("orders", "quarantined", 2,
+         f"orders: cannot be scanned: version v1 is given 2 times "
+         f"({fleet}/team-a/orders/v1.txt, {fleet}/team-b/orders/v1.txt)"),
+    ], "app_id string, status string, versions int, error string")  # fmt: skip
+    apps = spark.read.parquet(str(tmp_path / "out" / "apps.parquet"))
+    assertDataFrameEqual(apps.select("app_id", "status", "versions", "error"), expected,
+                         checkRowOrder=True)  # fmt: skip
+
+
 def test_missing_spark_or_java_is_a_clear_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
     from linter.fleet import environment
 

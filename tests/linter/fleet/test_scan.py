@@ -114,6 +114,17 @@ def test_a_directory_without_versions_or_with_a_wrong_deployed_is_reported() -> 
     assert scan_app("b", fine, Settings()).app.deployed_version == "v1"
 
 
+def test_one_app_name_in_two_directories_is_reported_not_merged() -> None:
+    text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
+    rows = assemble("orders", [("v1.txt", text, "/f/team-b/orders/v1.txt"),
+                               ("v1.txt", text, "/f/team-a/orders/v1.txt")])  # fmt: skip
+    assert len(rows) == 2
+    assert scan_app("orders", rows, Settings()).app.error == (
+        "orders: cannot be scanned: version v1 is given 2 times "
+        "(/f/team-a/orders/v1.txt, /f/team-b/orders/v1.txt)"
+    )
+
+
 def test_bad_properties_quarantine_too() -> None:
     text = (SMALL / "billing" / "v1.txt").read_text(encoding="utf-8")
     rows = [Version("b", "v1", text, properties="application.id=b\nbad\\u12")]
