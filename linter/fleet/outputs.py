@@ -131,22 +131,38 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
     f, a, e = tables.findings, tables.apps, tables.lineage
+    risky = F.when(F.col("risky"), F.struct("topic", "upstream_app", "downstream_app"))
+    queries = (
+        f.groupBy("rule", "name", "severity", "check").agg(
+            F.count(F.lit(1)).alias("count"),
+            F.sum(F.col("acknowledged").isNotNull().cast("int")).alias("acknowledged"),
+        ),
+        a.groupBy("status", "verdict").agg(
+            F.count(F.lit(1)).alias("apps"), F.sum("versions").alias("descriptions")
+        ),
+        a.where(F.col("risk") > 0).orderBy(F.desc("risk"), "app_id").limit(options.top),
+        a.where(F.col("status") == "quarantined").orderBy("app_id").limit(options.top),
+        e.agg(
+            F.count(F.lit(1)).alias("edges"),
+            F.coalesce(F.sum(F.col("risky").cast("int")), F.lit(0)).alias("risky_edges"),
+            F.countDistinct("topic").alias("topics"),
+            F.slice(F.sort_array(F.collect_list(risky)), 1, options.top).alias("risky"),
+        ),
+        tables.fleet_findings.where(F.col("app_id").isNull())
+        .orderBy("step", "rule", "fingerprint")
+        .limit(options.top)
+        .select("rule", "name", "severity", "message", "step", "fingerprint"),
+    )
+    rules, stats, worst, stuck, (edge,), plan_findings = (_rows(q) for q in queries)
     # Bounded by the catalogue: sorted here, not by a distributed sort (one job fewer).
     histogram = sorted(
-        _rows(
-            f.groupBy("rule", "name", "severity", "check")
-            .agg(F.count(F.lit(1)).alias("count"),
-                 F.sum(F.col("acknowledged").isNotNull().cast("int")).alias("acknowledged"))
-        ),
-        key=lambda r: (-int(r["count"]), r["rule"], r["severity"], r["check"], r["name"]),
-    )  # fmt: skip
+        rules, key=lambda r: (-int(r["count"]), r["rule"], r["severity"], r["check"], r["name"])
+    )
     severities = {
         s: sum(int(r["count"]) - int(r["acknowledged"]) for r in histogram if r["severity"] == s)
         for s in ("error", "warning", "info")
     }
     severities["acknowledged"] = sum(int(r["acknowledged"]) for r in histogram)
-    stats = _rows(a.groupBy("status", "verdict").agg(
-        F.count(F.lit(1)).alias("apps"), F.sum("versions").alias("descriptions")))  # fmt: skip
     apps_in = sum(int(r["apps"]) for r in stats)
     scanned = sum(int(r["apps"]) for r in stats if r["status"] == "scanned")
     quarantined = sum(int(r["apps"]) for r in stats if r["status"] == "quarantined")
@@ -154,22 +170,6 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
     for r in stats:
         key = r["verdict"] or "none"
         verdicts[key] = verdicts.get(key, 0) + int(r["apps"])
-    worst = a.where(F.col("risk") > 0).orderBy(F.desc("risk"), "app_id").limit(options.top)
-    stuck = a.where(F.col("status") == "quarantined").orderBy("app_id").limit(options.top)
-    tops = [{**r, "_list": 0} for r in _rows(worst)] + [{**r, "_list": 1} for r in _rows(stuck)]
-    risky = F.when(F.col("risky"), F.struct("topic", "upstream_app", "downstream_app"))
-    edge = e.agg(
-        F.count(F.lit(1)).alias("edges"),
-        F.coalesce(F.sum(F.col("risky").cast("int")), F.lit(0)).alias("risky_edges"),
-        F.countDistinct("topic").alias("topics"),
-        F.slice(F.sort_array(F.collect_list(risky)), 1, options.top).alias("risky"),
-    ).collect()[0]
-    plan_findings = _rows(
-        tables.fleet_findings.where(F.col("app_id").isNull())
-        .orderBy("step", "rule", "fingerprint")
-        .limit(options.top)
-        .select("rule", "name", "severity", "message", "step", "fingerprint")
-    )
     summary: dict[str, Any] = {
         "input": options.input,
         "plan": options.plan,
@@ -181,13 +181,8 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
         "findings": severities,
         "verdicts": dict(sorted(verdicts.items())),
         "rules": histogram,
-        "worst_apps": [
-            {k: v for k, v in r.items() if k not in ("_list", "error")}
-            for r in tops if r["_list"] == 0
-        ],
-        "quarantined": [
-            {"app_id": r["app_id"], "error": r["error"]} for r in tops if r["_list"] == 1
-        ],
+        "worst_apps": [{k: v for k, v in r.items() if k != "error"} for r in worst],
+        "quarantined": [{"app_id": r["app_id"], "error": r["error"]} for r in stuck],
         "lineage": {
             "edges": int(edge["edges"]),
             "risky_edges": int(edge["risky_edges"]),
@@ -195,7 +190,7 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
             "risky": [
                 {"upstream_app": r["upstream_app"], "topic": r["topic"],
                  "downstream_app": r["downstream_app"]}
-                for r in (x.asDict() for x in edge["risky"])
+                for r in edge["risky"]
             ],
         },
         "plan_findings": plan_findings,
