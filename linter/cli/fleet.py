@@ -61,7 +61,7 @@ def scan_command(
     """
     from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
-    from linter.fleet.inputs import local_path
+    from linter.fleet.inputs import input_problem, local_path
     from linter.fleet.job import ScanOptions, run_scan
 
     ctx = click.get_current_context()
@@ -70,6 +70,10 @@ def scan_command(
     local = local_path(input_path)
     if local is not None and not os.path.exists(local):
         click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
+        ctx.exit(EXIT_USAGE)
+    problem = input_problem(input_path, input_format)
+    if problem is not None:
+        click.echo(f"ksafe: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
     # Rule selection, severities and acknowledgements from the config; the application id
     # comes from each app's own properties, never one for the whole fleet.
@@ -97,8 +101,7 @@ def scan_command(
         click.echo(f"ksafe: {error}", err=True)
         ctx.exit(EXIT_USAGE)
     except Exception as error:  # Spark's own errors (missing path, bad table) -> one line
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        click.echo(f"ksafe: fleet scan of {input_path} failed: {first}", err=True)
+        click.echo(f"ksafe: fleet scan of {input_path} failed: {_first_line(error)}", err=True)
         ctx.exit(EXIT_USAGE)
     summary = result.summary
     log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
@@ -114,6 +117,15 @@ def scan_command(
         for name, count in summary["findings"].items() if name in ranks
     )
     ctx.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _first_line(error: Exception) -> str:
+    """The line of a Spark error that says what went wrong: for an error raised in the JVM
+    (``An error occurred while calling o69.count.``), the Java exception under it."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].startswith("An error occurred while calling"):
+        return lines[1].removeprefix(": ")
+    return lines[0] if lines else type(error).__name__
 
 
 def _text(summary: dict[str, object]) -> str:

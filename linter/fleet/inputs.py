@@ -62,6 +62,26 @@ def detect_format(path: str, given: str = "auto") -> InputFormat:
     return "dir"
 
 
+def input_problem(path: str, given: str = "auto") -> str | None:
+    """What is wrong with a local fleet input before Spark starts (None: nothing seen; paths on
+    other filesystems are Spark's to check): a file of no known format, or a directory tree
+    with no ``<app_id>/<file>`` at all."""
+    local = local_path(path)
+    if local is None or not os.path.exists(local):
+        return None
+    kind = detect_format(path, given)
+    if kind == "dir" and not os.path.isdir(local):
+        return (
+            f"{path}: not a fleet table: a directory of <app_id>/<version>.txt, JSON Lines "
+            f"({', '.join(_JSONL)}) or Parquet (.parquet); or say which with --input-format"
+        )
+    if kind == "dir" and not any(
+        entry.is_dir() and any(os.scandir(entry.path)) for entry in os.scandir(local)
+    ):
+        return f"{path}: no <app_id>/<version>.txt in this directory"
+    return None
+
+
 def split_path(path: str) -> tuple[str, str] | None:
     """``.../<app_id>/<file>`` -> ``(app_id, file)``; None for files outside an app directory."""
     parts = path.rstrip("/").split("/")

@@ -142,6 +142,53 @@ def test_input_shapes(tmp_path: Path) -> None:
     assert detect_format(str(tmp_path), "jsonl") == "jsonl"
 
 
+def test_a_local_input_that_cannot_be_a_fleet_is_named_before_spark_starts(
+    tmp_path: Path,
+) -> None:
+    from linter.fleet.inputs import input_problem
+
+    (tmp_path / "fleet.csv").write_text("app_id,version\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "flat").mkdir()
+    (tmp_path / "flat" / "v1.txt").write_text("Topologies:\n", encoding="utf-8")
+    assert input_problem(str(tmp_path / "fleet.csv")) == (
+        f"{tmp_path}/fleet.csv: not a fleet table: a directory of <app_id>/<version>.txt, JSON "
+        "Lines (.jsonl, .ndjson, .json, .jsonl.gz, .json.gz) or Parquet (.parquet); or say "
+        "which with --input-format"
+    )
+    assert input_problem(str(tmp_path / "fleet.csv"), "jsonl") is None
+    for name in ("empty", "flat"):
+        assert input_problem(str(tmp_path / name)) == (
+            f"{tmp_path}/{name}: no <app_id>/<version>.txt in this directory"
+        )
+    assert input_problem(str(SMALL)) is None
+    assert input_problem("s3a://bucket/fleet/") is None
+    assert input_problem(str(tmp_path / "missing")) is None  # the CLI says so itself
+
+
+def test_the_cli_names_a_bad_input_and_a_spark_error_in_one_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from linter.cli import ksafe
+    from linter.cli.fleet import _first_line
+
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(ksafe, ["fleet", "scan", str(tmp_path / "empty"), "--out", "x"])
+    assert result.exit_code == 2
+    message = f"ksafe: {tmp_path}/empty: no <app_id>/<version>.txt in this directory\n"
+    assert result.output == message
+    jvm = RuntimeError(
+        "An error occurred while calling o69.count.\n: org.apache.hadoop.mapred."
+        "InvalidInputException: Input Pattern s3a://b/f/*/* matches 0 files\n\tat org.apache"
+    )
+    assert _first_line(jvm) == (
+        "org.apache.hadoop.mapred.InvalidInputException: "
+        "Input Pattern s3a://b/f/*/* matches 0 files"
+    )
+    assert _first_line(ValueError("bad\nmore")) == "bad"
+    assert _first_line(ValueError()) == "ValueError"
+
+
 def test_an_unexpected_error_quarantines_instead_of_crashing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
