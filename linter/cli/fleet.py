@@ -71,7 +71,7 @@ def scan_command(
     if local is not None and not os.path.exists(local):
         click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
         ctx.exit(EXIT_USAGE)
-    problem = input_problem(input_path, input_format)
+    problem = input_problem(input_path, input_format) or _out_problem(out)
     if problem is not None:
         click.echo(f"ksafe: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
@@ -117,6 +117,22 @@ def scan_command(
         for name, count in summary["findings"].items() if name in ranks
     )
     ctx.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _out_problem(out: str) -> str | None:
+    """Why a local ``--out`` cannot be written (found before the scan, not after it)."""
+    from linter.fleet.inputs import local_path
+
+    local = local_path(out)
+    if local is None:
+        return None
+    try:
+        os.makedirs(local, exist_ok=True)
+    except OSError as error:
+        return f"--out {out}: cannot create the directory: {error.strerror or error}"
+    if not os.access(local, os.W_OK | os.X_OK):
+        return f"--out {out}: the directory is not writable"
+    return None
 
 
 def _first_line(error: Exception) -> str:

@@ -267,6 +267,33 @@ def test_directory_input_names_each_file(spark: Any, tmp_path: Path) -> None:
                          checkRowOrder=True)  # fmt: skip
 
 
+def test_the_command_speaks_in_its_own_lines_only(spark: Any, tmp_path: Path) -> None:
+    """A fresh ``python -m linter.fleet scan``: stderr holds ksafe's progress lines, not Spark's
+    start-up log (the JVM's own note on the incubator module is beyond Spark's logging)."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "linter.fleet", "scan", str(FLEET / "small"), "--out",
+            str(tmp_path / "out"), "--master", "local[1]", "--fail-on", "never"]  # fmt: skip
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False,
+                          cwd=FLEET.parents[1])  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines, "no progress lines"
+    foreign = [line for line in lines if not line.startswith("ksafe fleet: ")
+               and "Using incubator modules" not in line]  # fmt: skip
+    assert foreign == []
+    assert "6 apps: 5 scanned, 1 quarantined" in done.stdout
+
+
+def test_an_out_that_cannot_be_written_is_named_before_the_scan(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    out = tmp_path / "file" / "out"
+    result = CliRunner().invoke(ksafe, ["fleet", "scan", str(FLEET / "small"), "--out", str(out)])
+    assert result.exit_code == 2
+    assert result.output == f"ksafe: --out {out}: cannot create the directory: Not a directory\n"
+
+
 def test_missing_spark_or_java_is_a_clear_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
     from linter.fleet import environment
 
