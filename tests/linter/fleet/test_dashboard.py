@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from linter.fleet.dashboard import render_dashboard
 
 HOSTILE = '<img src=x onerror=alert(1)>'
@@ -49,3 +51,30 @@ def test_worst_apps_histogram_and_risky_lineage_are_shown() -> None:
     assert "upstream-key-change" in html
     assert "<svg" in html
     assert "plan step" not in html or "partitions-added-stateful" in html
+
+
+@pytest.mark.browser
+def test_in_a_real_browser_nothing_runs_or_loads_and_every_part_shows(browser: Any) -> None:
+    """Headless Chromium: no script error, no request but the file, the hostile names' markup
+    never runs (no dialog), and the cards, tables and lineage drawing are there, as text."""
+    from tests.browser import ARTIFACTS, open_report
+
+    opened = open_report(browser, render_dashboard(_summary()), "fleet-dashboard-hostile")
+    opened.check_clean()
+    page = opened.page
+    assert page.locator("img").count() == 0
+    rows = page.locator("h2:has-text('Worst apps first') + table tr")
+    assert rows.count() == 2  # the header and the one app
+    assert HOSTILE in rows.nth(1).inner_text()
+    histogram = page.locator("h2:has-text('by rule') + table").inner_text()
+    assert "KS801 upstream-key-change" in histogram
+    # the one risky edge: upstream app -> topic -> downstream app, three boxes and two lines
+    assert (opened.visible("svg rect"), opened.visible("svg line")) == (3, 2)
+    overflow = page.evaluate(
+        "() => Array.from(document.querySelectorAll('svg g')).filter(g =>"
+        " g.querySelector('text').getBBox().width > g.querySelector('rect').getBBox().width - 6)"
+        ".length"
+    )
+    assert overflow == 0  # long names are cut to fit their box (whole in the box's tooltip)
+    assert "KS805" in page.locator("h2:has-text('Cluster plan') + table").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "fleet-dashboard-hostile.png"), full_page=True)

@@ -8,9 +8,6 @@ The pages and their screenshots are kept under ``artifacts/html-report/`` (not c
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +15,7 @@ import pytest
 
 from linter import api
 from linter.report.html import build_context, render_html
-from tests.conftest import ROOT
+from tests.browser import ARTIFACTS, Opened, open_report
 from tests.linter.report.html_samples import (
     HOSTILE,
     HOSTILE_STORE,
@@ -32,89 +29,7 @@ from tests.linter.report.html_samples import (
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = ROOT / "artifacts" / "html-report"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DSL_NAMING = "kafka-docs/dsl-topology-naming"
-
-
-def _chromium() -> str | None:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None and Path("/usr/bin/chromium").exists():
-        found = "/usr/bin/chromium"
-    return found
-
-
-@dataclass
-class Opened:
-    page: Any
-    url: str
-    errors: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-    def visible(self, selector: str) -> int:
-        return int(self.page.evaluate(
-            "s => Array.from(document.querySelectorAll(s))"
-            ".filter(e => e.getBoundingClientRect().width > 0).length",
-            selector,
-        ))
-
-    def check_clean(self) -> None:
-        assert self.errors == []
-        assert self.requests == [self.url]  # the page itself, nothing else
-        assert self.dialogs == []
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    chromium = _chromium()
-    if chromium is None:
-        pytest.skip("no Chromium found: install Debian's `chromium` (scripts/setup.sh does)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
-    )
-    with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=chromium,
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            viewport={"width": 1400, "height": 1000},
-            service_workers="block",
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-def open_report(browser: Any, html: str, name: str) -> Opened:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.html"
-    path.write_text(html, encoding="utf-8")
-    page = browser.new_page()
-    opened = Opened(page, path.as_uri())
-    page.on("console", lambda m: opened.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: opened.errors.append(str(e)))
-    page.on("request", lambda r: opened.requests.append(r.url))
-
-    def on_dialog(dialog: Any) -> None:
-        opened.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", on_dialog)
-    page.goto(opened.url, wait_until="load")
-    page.wait_for_timeout(200)  # anything late (a handler, a lazy load) would show up here
-    return opened
 
 
 def screenshot(opened: Opened, name: str) -> None:
