@@ -96,20 +96,23 @@ def _java_major(version_text: str) -> int | None:
 def session(
     master: str | None = None, app_name: str = "ksafe fleet scan", *, one_scan: bool = False
 ) -> SparkSession:
-    """A Spark session whose Python workers run this interpreter (and so this ksafe).
+    """A Spark session; on a local master its Python workers run this interpreter (and so this
+    ksafe), on a cluster the Python its set-up gives them (``PYSPARK_PYTHON``,
+    ``spark.pyspark.python``), never this machine's path.
 
     ``master`` None: the one spark-submit was given when run under it, else ``local[*]``.
     ``one_scan``: the session is made for one scan and stopped after it (see
     :func:`local_java_options`).
     """
     os.environ["JAVA_HOME"] = check_environment()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    master = master_to_set(master)
+    if master is not None and master.startswith("local"):
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder
-    if master is not None or "PYSPARK_GATEWAY_PORT" not in os.environ:
-        master = master or "local[*]"
+    if master is not None:
         builder = builder.master(master)
         if master.startswith("local") and not _driver_memory_given():
             # In local mode the driver JVM holds the executors' cached tables and sort buffers;
@@ -134,6 +137,13 @@ def session(
     # error the scan raises, not as Java stack traces on stderr as well.
     spark.sparkContext.setLogLevel("FATAL" if one_scan else "ERROR")
     return spark
+
+
+def master_to_set(master: str | None) -> str | None:
+    """``master``; else ``local[*]``, unless spark-submit started this process (None: its own)."""
+    if master is None and "PYSPARK_GATEWAY_PORT" in os.environ:
+        return None
+    return master or "local[*]"
 
 
 def local_java_options(one_scan: bool) -> str:

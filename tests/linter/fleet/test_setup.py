@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 SCAN = """
@@ -47,3 +49,15 @@ def test_without_java(tmp_path: Path) -> None:
     code, message, *_ = _run("", env)
     assert code == "2"
     assert message.startswith("ksafe: the fleet scan needs Java 17+")
+
+
+def test_the_master_to_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--master`` as given; without it, local unless spark-submit chose one."""
+    from linter.fleet.environment import master_to_set
+
+    monkeypatch.delenv("PYSPARK_GATEWAY_PORT", raising=False)
+    assert master_to_set(None) == "local[*]"
+    assert master_to_set("spark://m:7077") == "spark://m:7077"
+    monkeypatch.setenv("PYSPARK_GATEWAY_PORT", "4040")  # under spark-submit
+    assert master_to_set(None) is None
+    assert master_to_set("local[2]") == "local[2]"
