@@ -154,8 +154,8 @@ def local_java_options(one_scan: bool) -> str:
     30.3 -> 28.1 s. A JVM that lives for one scan also stops at the C1 JIT: C2's compiler threads
     would compete with the workers for code that runs once. Measured on local[2], a fresh
     10k-app scan from start to exit: 38.4 and 42.5 s -> 35.4 and 37.2 s; repeated scans in one
-    session are ~2.5 s slower each with it, so a long-lived session keeps C2. It logs errors
-    only (``log4j2.properties`` here), without Spark's start-up warnings.
+    session are ~2.5 s slower each with it, so a long-lived session keeps C2. Its logging is
+    ``log4j2.properties`` here: without the start-up warnings a ksafe user cannot act on.
     """
     if not one_scan:
         return "-XX:+UseParallelGC"

@@ -158,8 +158,8 @@ def _unusable(app_id: str, ordered: Sequence[Version]) -> str | None:
     for version, times in sorted(Counter(v.version for v in ordered if v.version).items()):
         if times > 1:
             files = sorted({v.source for v in ordered if v.version == version and v.source})
-            where = f" ({', '.join(files)})" if files else ""
-            problems.append(f"version {version} is given {times} times{where}")
+            listed = f" ({', '.join(files)})" if files else ""
+            problems.append(f"version {version} is given {times} times{listed}")
     if not ordered:
         problems.append("no versions")
     if not problems:
