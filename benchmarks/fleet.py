@@ -16,7 +16,9 @@ graph, and both write the findings, apps and lineage tables (sorted Parquet; Spa
 JSON summary and dashboard). Spark's start-up is timed once, apart, and shown added to each Spark
 run; the first size also pays the JVM's warm-up. First of all, before this benchmark starts Spark,
 the largest size is scanned by a fresh ``python -m linter.fleet scan`` process, timed from start
-to exit: what a user waits for.
+to exit: what a user waits for. Last, the middle size is scanned by one single-process loop alone
+and by two side by side: how much slower a process runs when it shares the machine, and so the
+most that two Spark workers could gain over one process.
 
     python benchmarks/fleet.py [--sizes 1000,10000,20000] [--master local[2]] [--seed 7]
 """
@@ -263,7 +265,29 @@ def fresh_command(path: Path, out: Path, master: str, partitions: int | None) ->
     return time.perf_counter() - started
 
 
+def side_by_side(path: Path, out: Path, rounds: int = 2) -> tuple[float, float]:
+    """The single-process scan of ``path`` alone, then two of them at once (each in a process of
+    its own), ``rounds`` times: the mean wall time alone and the mean of the slower of each pair.
+    Their ratio is what sharing the machine costs one process, so ``cores / ratio`` bounds what
+    local[cores] can gain over one process even if Spark cost nothing."""
+    import subprocess
+
+    def start(i: int) -> subprocess.Popen[str]:
+        argv = [sys.executable, __file__, "--single", str(path), str(out / f"side-{i}")]
+        return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+
+    alone, together = [], []
+    for _ in range(rounds):
+        alone.append(float(start(0).communicate()[0]))
+        pair = [start(1), start(2)]
+        together.append(max(float(p.communicate()[0]) for p in pair))
+    return sum(alone) / rounds, sum(together) / rounds
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--single"]:  # one side of side_by_side(): print the wall time only
+        print(single_process(Path(sys.argv[2]), Path(sys.argv[3])))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,10000,20000")
     parser.add_argument("--master", default="local[2]")
@@ -318,6 +342,12 @@ def main() -> None:
                   f"{spark_s:>8.1f} {local_s / spark_s:>5.2f}x {with_start:>13.1f}",
                   flush=True)  # fmt: skip
         spark.stop()
+        size = sorted(sizes)[len(sizes) // 2]
+        alone, together = side_by_side(fleets[size][0], Path(tmp))
+        slower = together / alone
+        print(f"single process on {size} descriptions (mean of 2): {alone:.1f} s alone, "
+              f"{together:.1f} s with a second one beside it (x{slower:.2f}): at most "
+              f"{2 / slower:.2f}x from two cores, whatever Spark does")  # fmt: skip
 
 if __name__ == "__main__":
     main()
