@@ -61,7 +61,7 @@ def scan_command(
     """
     from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
-    from linter.fleet.inputs import input_problem, local_path
+    from linter.fleet.inputs import input_problem, local_path, unread_files
     from linter.fleet.job import ScanOptions, run_scan
 
     ctx = click.get_current_context()
@@ -75,6 +75,10 @@ def scan_command(
     if problem is not None:
         click.echo(f"ksafe: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
+    unread = unread_files(input_path, input_format)
+    if unread:
+        shown = ", ".join(unread[:5]) + (f" and {len(unread) - 5} more" if len(unread) > 5 else "")
+        click.echo(f"ksafe: warning: not read, not in an <app_id>/ directory: {shown}", err=True)
     # Rule selection, severities and acknowledgements from the config; the application id
     # comes from each app's own properties, never one for the whole fleet.
     config_settings = load(config_path).settings

@@ -82,6 +82,19 @@ def input_problem(path: str, given: str = "auto") -> str | None:
     return None
 
 
+def unread_files(path: str, given: str = "auto") -> list[str]:
+    """Files beside the app directories of a local directory tree, which the scan does not read
+    (it reads ``<app_id>/<file>``): named to the user rather than passed over in silence."""
+    local = local_path(path)
+    if local is None or not os.path.isdir(local) or detect_format(path, given) != "dir":
+        return []
+    return sorted(
+        entry.name
+        for entry in os.scandir(local)
+        if entry.is_file() and not entry.name.startswith((".", "_"))
+    )
+
+
 def split_path(path: str) -> tuple[str, str] | None:
     """``.../<app_id>/<file>`` -> ``(app_id, file)``; None for files outside an app directory."""
     parts = path.rstrip("/").split("/")

@@ -268,19 +268,26 @@ def test_directory_input_names_each_file(spark: Any, tmp_path: Path) -> None:
 
 
 def test_the_command_speaks_in_its_own_lines_only(spark: Any, tmp_path: Path) -> None:
-    """A fresh ``python -m linter.fleet scan``: stderr holds ksafe's progress lines, not Spark's
-    start-up log (the JVM's own note on the incubator module is beyond Spark's logging)."""
+    """A fresh ``python -m linter.fleet scan``: stderr holds ksafe's lines (progress, and a
+    warning naming a file it does not read), not Spark's start-up log (the JVM's own note on the
+    incubator module is beyond Spark's logging)."""
+    import shutil
     import subprocess
     import sys
 
-    argv = [sys.executable, "-m", "linter.fleet", "scan", str(FLEET / "small"), "--out",
+    fleet = tmp_path / "fleet"
+    shutil.copytree(FLEET / "small", fleet)
+    (fleet / "stray.txt").write_text("Topologies:\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "linter.fleet", "scan", str(fleet), "--out",
             str(tmp_path / "out"), "--master", "local[1]", "--fail-on", "never"]  # fmt: skip
     done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False,
                           cwd=FLEET.parents[1])  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert lines, "no progress lines"
-    foreign = [line for line in lines if not line.startswith("ksafe fleet: ")
+    warning = "ksafe: warning: not read, not in an <app_id>/ directory: stray.txt"
+    assert lines[0] == warning
+    foreign = [line for line in lines[1:] if not line.startswith("ksafe fleet: ")
                and "Using incubator modules" not in line]  # fmt: skip
     assert foreign == []
     assert "6 apps: 5 scanned, 1 quarantined" in done.stdout

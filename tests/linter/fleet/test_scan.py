@@ -166,6 +166,19 @@ def test_a_local_input_that_cannot_be_a_fleet_is_named_before_spark_starts(
     assert input_problem(str(tmp_path / "missing")) is None  # the CLI says so itself
 
 
+def test_files_beside_the_app_directories_are_named_not_passed_over(tmp_path: Path) -> None:
+    from linter.fleet.inputs import unread_files
+
+    (tmp_path / "orders").mkdir()
+    (tmp_path / "orders" / "v1.txt").write_text("Topologies:\n", encoding="utf-8")
+    for name in ("billing.txt", "README.md", ".hidden", "_SUCCESS_MARKER"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    assert unread_files(str(tmp_path)) == ["README.md", "billing.txt"]
+    assert unread_files(str(SMALL)) == []
+    assert unread_files(str(tmp_path), "jsonl") == []
+    assert unread_files("s3a://bucket/fleet/") == []
+
+
 def test_the_cli_names_a_bad_input_and_a_spark_error_in_one_line(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
