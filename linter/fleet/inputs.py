@@ -55,10 +55,13 @@ def detect_format(path: str, given: str = "auto") -> InputFormat:
     local = local_path(path)
     if local is not None and os.path.isdir(local):
         names = os.listdir(local)
-        if any(n.endswith(".parquet") for n in names) or "_SUCCESS" in names:
+        data = [n for n in names if not n.startswith((".", "_"))]
+        if any(n.endswith(".parquet") for n in data):
             return "parquet"
-        if names and all(n.endswith(_JSONL) for n in names if not n.startswith((".", "_"))):
-            return "jsonl"
+        if data and all(n.endswith(_JSONL) for n in data):
+            return "jsonl"  # e.g. a JSON table Spark wrote: part-*.json beside _SUCCESS
+        if "_SUCCESS" in names:
+            return "parquet"
     return "dir"
 
 

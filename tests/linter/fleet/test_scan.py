@@ -140,6 +140,11 @@ def test_input_shapes(tmp_path: Path) -> None:
     (tmp_path / "part-0.parquet").write_bytes(b"")
     assert detect_format(str(tmp_path)) == "parquet"
     assert detect_format(str(tmp_path), "jsonl") == "jsonl"
+    spark_json = tmp_path / "written-by-spark"  # no suffix on the directory
+    spark_json.mkdir()
+    for name in ("_SUCCESS", "._SUCCESS.crc", "part-00000-c000.json", ".part-00000-c000.json.crc"):
+        (spark_json / name).write_bytes(b"")
+    assert detect_format(str(spark_json)) == "jsonl"
 
 
 def test_a_local_input_that_cannot_be_a_fleet_is_named_before_spark_starts(
