@@ -75,23 +75,21 @@ def write_tables(
     from pyspark.sql import functions as F
 
     spark = findings.sparkSession
+    severities = {"errors": "error", "warnings": "warning", "infos": "info"}
     per_app = (
         fleet_findings.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
         .groupBy("app_id")
         .agg(
-            F.sum((F.col("severity") == "error").cast("int")).alias("fleet_errors"),
-            F.sum((F.col("severity") == "warning").cast("int")).alias("fleet_warnings"),
-            F.sum((F.col("severity") == "info").cast("int")).alias("fleet_infos"),
+            *(F.sum((F.col("severity") == s).cast("int")).alias(f"fleet_{c}")
+              for c, s in severities.items()),
             F.count(F.lit(1)).alias("fleet_findings"),
         )
-    )
-    counts = ("errors", "warnings", "infos", "fleet_findings")
+    )  # fmt: skip
+    counts = (*severities, "fleet_findings")
     summary = (
         apps.join(per_app, "app_id", "left")
-        .fillna(0, subset=["fleet_errors", "fleet_warnings", "fleet_infos", "fleet_findings"])
-        .withColumn("errors", F.col("errors") + F.col("fleet_errors"))
-        .withColumn("warnings", F.col("warnings") + F.col("fleet_warnings"))
-        .withColumn("infos", F.col("infos") + F.col("fleet_infos"))
+        .fillna(0, subset=[f"fleet_{c}" for c in severities] + ["fleet_findings"])
+        .withColumns({c: F.col(c) + F.col(f"fleet_{c}") for c in severities})
         .withColumn(
             "risk",
             (F.col("status") == "quarantined").cast("int") * 1000
