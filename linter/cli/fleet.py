@@ -61,7 +61,7 @@ def scan_command(
     """
     from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
-    from linter.fleet.inputs import input_problem, local_path, unread_files
+    from linter.fleet.inputs import detect_format, input_problem, local_path, unread_files
     from linter.fleet.job import ScanOptions, run_scan
 
     ctx = click.get_current_context()
@@ -71,11 +71,12 @@ def scan_command(
     if local is not None and not os.path.exists(local):
         click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
         ctx.exit(EXIT_USAGE)
-    problem = input_problem(input_path, input_format) or _out_problem(out)
+    kind = detect_format(input_path, input_format)  # once, for the checks and the scan
+    problem = input_problem(input_path, kind) or _out_problem(out)
     if problem is not None:
         click.echo(f"ksafe: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
-    unread = unread_files(input_path, input_format)
+    unread = unread_files(input_path, kind)
     if unread:
         shown = ", ".join(unread[:5]) + (f" and {len(unread) - 5} more" if len(unread) > 5 else "")
         click.echo(f"ksafe: warning: not read, not in an <app_id>/ directory: {shown}", err=True)
@@ -86,7 +87,7 @@ def scan_command(
     settings = replace(config_settings, fail_on=severity, application_id=None)
     changes = load_changes(plan, snapshot) if plan else ()
     options = ScanOptions(
-        input=input_path, out=out, input_format=input_format,
+        input=input_path, out=out, input_format=kind,
         partitions=partitions, changes=changes, plan=plan, settings=settings,
         top=top, progress=not quiet,
     )  # fmt: skip

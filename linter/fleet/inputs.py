@@ -78,10 +78,10 @@ def input_problem(path: str, given: str = "auto") -> str | None:
             f"{path}: not a fleet table: a directory of <app_id>/<version>.txt, JSON Lines "
             f"({', '.join(_JSONL)}) or Parquet (.parquet); or say which with --input-format"
         )
-    if kind == "dir" and not any(
-        entry.is_dir() and any(os.scandir(entry.path)) for entry in os.scandir(local)
-    ):
-        return f"{path}: no <app_id>/<version>.txt in this directory"
+    if kind == "dir":
+        with os.scandir(local) as entries:
+            if not any(entry.is_dir() and os.listdir(entry.path) for entry in entries):
+                return f"{path}: no <app_id>/<version>.txt in this directory"
     return None
 
 
@@ -91,11 +91,10 @@ def unread_files(path: str, given: str = "auto") -> list[str]:
     local = local_path(path)
     if local is None or not os.path.isdir(local) or detect_format(path, given) != "dir":
         return []
-    return sorted(
-        entry.name
-        for entry in os.scandir(local)
-        if entry.is_file() and not entry.name.startswith((".", "_"))
-    )
+    with os.scandir(local) as entries:
+        return sorted(
+            e.name for e in entries if e.is_file() and not e.name.startswith((".", "_"))
+        )
 
 
 def split_path(path: str) -> tuple[str, str] | None:

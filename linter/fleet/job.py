@@ -66,7 +66,7 @@ def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str, str]
     path, text = item
     where = split_path(path)
     if where is not None:
-        yield where[0], (where[1], text, _shown(path) or path)
+        yield where[0], (where[1], text, _shown(path))
 
 
 def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:
@@ -92,9 +92,9 @@ def _table_app(row: Any) -> tuple[str, list[Version]]:
     return versions[0].app_id, versions
 
 
-def _shown(source: str | None) -> str | None:
-    """A row's file as the user would write it: a plain path for a local file."""
-    return (local_path(source) or source) if source else None
+def _shown(source: str) -> str:
+    """A file as the user would write it: a plain path for a local file."""
+    return local_path(source) or source
 
 
 SOURCE, PROBLEM = "_source", "_problem"
