@@ -8,7 +8,7 @@ selection, severity overrides, acknowledgements) and returns one immutable
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
@@ -201,10 +201,13 @@ def cluster_check(
     settings: Settings = Settings(),
     *,
     snapshot_path: str | None = None,
+    apps: Sequence[tuple[str, Description]] = (),
 ) -> Report:
     """Simulate ``plan`` on ``snapshot`` step by step and judge it (KC rules): findings carry
-    the plan ``step`` and ``line``; the report has a verdict and deployment plan."""
-    return cluster_simulation(snapshot, plan, settings, snapshot_path=snapshot_path)[0]
+    the plan ``step`` and ``line``; the report has a verdict and deployment plan. ``apps``: the
+    Streams applications on the cluster (application id, describe() model), named by the rules
+    about steps that affect them."""
+    return cluster_simulation(snapshot, plan, settings, snapshot_path=snapshot_path, apps=apps)[0]
 
 
 def cluster_simulation(
@@ -213,11 +216,14 @@ def cluster_simulation(
     settings: Settings = Settings(),
     *,
     snapshot_path: str | None = None,
+    apps: Sequence[tuple[str, Description]] = (),
 ) -> tuple[Report, Simulation]:
     """:func:`cluster_check` plus the simulation it judged (for timelines: ``summaries()``)."""
     simulation = simulate(snapshot, plan)
     rules = selected(CLUSTER_RULES, settings)
-    findings = run_cluster(rules, simulation, severities=severity_overrides(rules, settings))
+    findings = run_cluster(
+        rules, simulation, severities=severity_overrides(rules, settings), apps=apps
+    )
     if snapshot_path:
         located = Location(path=snapshot_path, side="snapshot")
         findings = [

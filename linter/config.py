@@ -13,6 +13,8 @@ Reference (``ksafe.toml`` spells the same keys at top level)::
     fail-on = "warning"                     # error (default) | warning | info | never
     application-id = "orders"               # default for topology checks
     snapshot = "cluster/prod-snapshot.json" # default for cluster checks
+    topologies = ["topology/*.txt"]         # the apps' describe() files, for cluster checks
+                                            # (app id: its [[paths]] application-id, else stem)
 
     [tool.ksafe.severity]                   # per-rule severity overrides
     generated-processor-name = "info"
@@ -53,7 +55,7 @@ FAIL_ON = ("error", "warning", "info", "never")
 
 _TOP_KEYS = {
     "select", "ignore", "fail-on", "severity", "application-id", "snapshot", "paths",
-    "acknowledgements",
+    "acknowledgements", "topologies",
 }
 _PATH_KEYS = {
     "path", "application-id", "properties", "properties-before", "properties-after", "snapshot",
@@ -98,6 +100,7 @@ class Config:
     root: Path = field(default_factory=Path.cwd)
     snapshot: str | None = None
     entries: tuple[_PathEntry, ...] = ()
+    topologies: tuple[str, ...] = ()  # absolute globs of the apps' describe() files
 
     def for_path(self, path: str | os.PathLike[str]) -> PathSettings:
         """Merge the ``[[paths]]`` entries whose glob matches ``path`` (later entries win)."""
@@ -270,6 +273,14 @@ class _Reader:
             root=self.root,
             snapshot=self.resolve(self.string(snapshot, ("snapshot",))) if snapshot else None,
             entries=self.path_entries(table.get("paths", [])),
+            topologies=self.globs(table.get("topologies", []), ("topologies",)),
+        )
+
+    def globs(self, value: Any, keys: tuple[Any, ...]) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.error(keys, f"{keys[-1]} must be a list of file globs")
+        return tuple(
+            self.resolve(self.string(v, (*keys, i))) for i, v in enumerate(value)
         )
 
     def fail_on(self, value: Any) -> Severity | None:

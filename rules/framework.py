@@ -54,6 +54,7 @@ Subject: TypeAlias = Literal[
     "streams-config",
     "cluster-step",
     "cluster",
+    "cluster-apps",  # the simulation plus the Streams apps' topologies (rules.cluster._apps)
     "topology-file",  # a whole file between two git revisions (rules.workflow)
     "acknowledgements",  # the config's acknowledgements after a run (rules.workflow)
     "fleet",  # the whole fleet's topic graph, or a slice of it (rules.fleet)

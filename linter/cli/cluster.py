@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import sys
 from pathlib import Path
 
@@ -64,12 +65,22 @@ def snapshot_command(source: Path, output: Path | None) -> None:
     required=True,
     help="The change plan (YAML).",
 )
+@click.option(
+    "--topology",
+    "topology_paths",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    multiple=True,
+    help="A Streams app's describe() output (repeatable; default: the config's topologies). "
+    "Steps that affect an app keeping state on a topic name it. The app id is the file's "
+    "[[paths]] application-id in the config, else the file name without extension.",
+)
 @output_options
 @fail_on_option
 @config_option
 def check_command(
     snapshot_path: Path | None,
     plan_path: Path,
+    topology_paths: tuple[Path, ...],
     fmt: str,
     output: Path | None,
     fail_on: str | None,
@@ -81,6 +92,7 @@ def check_command(
     from cluster_engine.plan import load_plan
     from linter import api
     from linter.report.timeline import timeline_from_simulation
+    from linter.topology.parse import parse_file
 
     config = load(config_path)
     settings = config.settings_for(plan_path)
@@ -91,11 +103,25 @@ def check_command(
         snapshot_path = Path(configured)
     plan = load_plan(plan_path)
     snapshot = load_snapshot(snapshot_path)
+    files = list(topology_paths) or _configured_topologies(config.topologies)
+    apps = [
+        (config.for_path(f).application_id or f.stem, parse_file(f)) for f in files
+    ]
     report, simulation = api.cluster_simulation(
-        snapshot, plan, settings, snapshot_path=str(snapshot_path)
+        snapshot, plan, settings, snapshot_path=str(snapshot_path), apps=apps
     )
     extra = {"timeline": timeline_from_simulation(simulation)} if fmt == "html" else {}
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
+
+
+def _configured_topologies(globs: tuple[str, ...]) -> list[Path]:
+    files: list[Path] = []
+    for pattern in globs:
+        found = sorted(Path(p) for p in glob.glob(pattern) if Path(p).is_file())
+        if not found:
+            raise click.UsageError(f"the configured topologies glob {pattern} matches no file")
+        files += found
+    return files
 
 
 COMMANDS: tuple[click.Command, ...] = (cluster_group,)

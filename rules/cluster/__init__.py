@@ -2,19 +2,24 @@
 
 ``cluster-step`` rules receive one :class:`~cluster_engine.simulate.Transition` (the step and
 the state before and after it); ``cluster`` rules receive the whole
-:class:`~cluster_engine.simulate.Simulation`. :func:`run_cluster` runs both kinds and puts the
-plan line of each finding's step on the finding.
+:class:`~cluster_engine.simulate.Simulation`; ``cluster-apps`` rules a
+:class:`~rules.cluster._apps.ClusterApps` (the simulation and the apps' topologies).
+:func:`run_cluster` runs every kind and puts the plan line of each finding's step on the
+finding.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from cluster_engine.simulate import Simulation
+from linter.topology.model import Description
+from rules.cluster._apps import ClusterApps, stateful_readers
 from rules.cluster.broker_added_without_reassignment import broker_added_without_reassignment
 from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
+from rules.cluster.controller_not_caught_up import controller_not_caught_up
 from rules.cluster.decommission_before_drain import decommission_before_drain
 from rules.cluster.decommission_overlap import decommission_overlap
 from rules.cluster.disk_usage_high import disk_usage_high
@@ -27,6 +32,7 @@ from rules.cluster.metadata_version_downgrade_blocked import metadata_version_do
 from rules.cluster.metadata_version_irreversible import metadata_version_irreversible
 from rules.cluster.metadata_version_unsupported import metadata_version_unsupported
 from rules.cluster.min_isr_not_below_rf import min_isr_not_below_rf
+from rules.cluster.partitions_added_keyed import partitions_added_keyed
 from rules.cluster.quorum_change_unsupported import quorum_change_unsupported
 from rules.cluster.quorum_concurrent_changes import quorum_concurrent_changes
 from rules.cluster.quorum_even_size import quorum_even_size
@@ -36,12 +42,14 @@ from rules.cluster.reassignment_unthrottled import reassignment_unthrottled
 from rules.cluster.release_version_side_effects import release_version_side_effects
 from rules.cluster.restart_breaks_min_isr import restart_breaks_min_isr
 from rules.cluster.restart_loses_quorum import restart_loses_quorum
+from rules.cluster.restart_unavoidable_outage import restart_unavoidable_outage
 from rules.cluster.restart_without_urp_wait import restart_without_urp_wait
 from rules.cluster.throttle_left_behind import throttle_left_behind
 from rules.cluster.throttle_removed_mid_reassignment import throttle_removed_mid_reassignment
 from rules.cluster.throttle_too_low import throttle_too_low
 from rules.cluster.topic_creation_insufficient_brokers import topic_creation_insufficient_brokers
 from rules.cluster.unclean_election_enabled import unclean_election_enabled
+from rules.cluster.unclean_election_enabled_leaderless import unclean_election_enabled_leaderless
 from rules.cluster.unclean_election_planned import unclean_election_planned
 from rules.framework import Finding, Hit, Rule, Severity, fingerprint, to_finding
 
@@ -76,6 +84,10 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     disk_usage_high,
     reassignment_duration,
     restart_loses_quorum,
+    partitions_added_keyed,
+    unclean_election_enabled_leaderless,
+    controller_not_caught_up,
+    restart_unavoidable_outage,
 )
 
 
@@ -84,8 +96,12 @@ def run_cluster(
     simulation: Simulation,
     *,
     severities: Mapping[str, Severity] | None = None,
+    apps: Sequence[tuple[str, Description]] = (),
 ) -> list[Finding]:
     """Run every cluster rule on ``simulation``; return sorted findings with plan lines.
+
+    ``apps``: the Streams applications using the cluster (application id, describe() model),
+    for the rules that name the apps a step affects.
 
     A rule hitting the same resources at two steps gets distinct fingerprints (``#2``, ...) in
     plan order, never from line numbers.
@@ -93,9 +109,10 @@ def run_cluster(
     overrides = severities or {}
     steps = simulation.plan.steps
     findings: list[Finding] = []
+    context = ClusterApps(simulation, stateful_readers(apps), known=bool(apps))
     for r in rules:
         seen: Counter[str] = Counter()
-        for hit in _hits(r, simulation):
+        for hit in _hits(r, context):
             base = fingerprint(r.id, hit)
             seen[base] += 1
             if seen[base] > 1:
@@ -107,9 +124,11 @@ def run_cluster(
     return sorted(findings, key=Finding.sort_key)
 
 
-def _hits(r: Rule, simulation: Simulation) -> Iterator[Hit]:
+def _hits(r: Rule, context: ClusterApps) -> Iterator[Hit]:
     if r.subject == "cluster-step":
-        for t in simulation.transitions:
+        for t in context.simulation.transitions:
             yield from r(t)
     elif r.subject == "cluster":
-        yield from r(simulation)
+        yield from r(context.simulation)
+    elif r.subject == "cluster-apps":
+        yield from r(context)

@@ -8,6 +8,7 @@ from cluster_engine.knowledge import UNCLEAN_LEADER_ELECTION
 from cluster_engine.plan import AlterConfig, CreateTopic
 from cluster_engine.simulate import Simulation
 from rules.cluster._common import at_step, names, on_snapshot
+from rules.cluster.unclean_election_enabled_leaderless import leaderless_exposed
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -28,7 +29,8 @@ def unclean_election_enabled(sim: Simulation) -> Iterator[Hit]:
     Why: when every in-sync replica is lost, an unclean election promotes a replica that misses
     committed records; they are gone for good (the default is false since 0.11,
     4.1:storage/.../LogConfig.java:133). KRaft retries it every
-    ``unclean.leader.election.interval.ms`` (5 min) for leaderless partitions.
+    ``unclean.leader.election.interval.ms`` (5 min) for leaderless partitions. Enabling it
+    while a partition is already leaderless is KC102 unclean-election-enabled-leaderless.
 
     Example:
 
@@ -63,7 +65,7 @@ def unclean_election_enabled(sim: Simulation) -> Iterator[Hit]:
             and step.key == UNCLEAN_LEADER_ELECTION
             and _true(step.value)
         ) or (isinstance(step, CreateTopic) and _true(step.configs.get(UNCLEAN_LEADER_ELECTION)))
-        if enabled and not t.refused:
+        if enabled and not t.refused and not leaderless_exposed(t):  # KC102 reports it
             yield at_step(
                 t,
                 "This step enables unclean.leader.election.enable: a leaderless partition may "

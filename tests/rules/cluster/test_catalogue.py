@@ -42,7 +42,7 @@ def test_ids_and_names_are_unique_and_well_formed() -> None:
     for r in CLUSTER_RULES:
         assert re.fullmatch(r"KC\d{3}", r.id), r.id
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", r.name), r.name
-        assert r.subject in ("cluster-step", "cluster"), r.subject
+        assert r.subject in ("cluster-step", "cluster", "cluster-apps"), r.subject
     assert next(r for r in CLUSTER_RULES if r.id == "KC011").name == "restart-breaks-min-isr"
 
 

@@ -1,0 +1,59 @@
+"""Partitions no plan can keep available through a restart of one of their brokers.
+
+Kafka's acks=all threshold is ``min(min.insync.replicas, RF)``. When ``min.insync.replicas`` is
+not below the RF (RF 1 included) the threshold is the whole replica set, so stopping any one of
+its brokers takes the partition under it (and offline at RF 1), however carefully the roll is
+paced. Restart rules judge the plan on the other partitions, and one rule reports these once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cluster_engine.state import ClusterState
+
+
+@dataclass(frozen=True, slots=True)
+class Inherent:
+    """What the inherently fragile partitions add to one outage's health."""
+
+    under_min_isr: int
+    offline: int
+    topics: frozenset[str]
+    avoidable_topics: frozenset[str] = frozenset()  # fragile, but all replicas down at once
+
+
+def fragile_pids(state: ClusterState) -> list[int]:
+    """In-sync partitions whose effective min ISR is their whole replica set."""
+    table, mins = state.table, state.topic_min_isr
+    return [
+        p
+        for p, (name, rf, n) in enumerate(zip(table.topic, table.rf, table.isr_len, strict=True))
+        if rf >= 1 and mins[name] >= rf and n == rf
+    ]
+
+
+def inherent(state: ClusterState, out: Iterable[int], pids: list[int]) -> Inherent:
+    """The part of an outage with ``out`` brokers down that no pacing avoids.
+
+    A fragile partition with RF >= 2 whose every replica is down at once is not counted: one
+    broker at a time would have kept it online, so that part is the plan's doing.
+    """
+    down = frozenset(out)
+    under = offline = 0
+    topics: set[str] = set()
+    avoidable: set[str] = set()
+    table = state.table
+    for p in pids:
+        hit = sum(1 for b in table.isr[p] if b in down)
+        if not hit:
+            continue
+        rf = table.rf[p]
+        if rf >= 2 and hit == rf:
+            avoidable.add(table.topic[p])
+            continue
+        under += 1
+        offline += rf == 1
+        topics.add(table.topic[p])
+    return Inherent(under, offline, frozenset(topics), frozenset(avoidable))
