@@ -4,15 +4,14 @@ A case gives a snapshot (``snapshot_file``, a path under the repository, default
 fixture; or an inline ``snapshot``; or ``captures``: Kafka tool outputs by file name, read as a
 capture directory over the files of ``capture_dir``, default the 3-broker captures, a ``null``
 text leaving that file out), an optional ``patch`` deep-merged into it (mappings merge, an empty
-mapping empties, anything else replaces), optional ``topologies`` (describe() files under the
-repository, as ``cluster check --topology``), a ``plan`` (YAML text) and ``expect``: the
+mapping empties, anything else replaces), optional ``topologies`` (application id -> describe()
+file under the repository, as ``cluster check --topology``), a ``plan`` (YAML text) and ``expect``: the
 findings of the case's rule as ``{rule, severity, resource}`` plus optional ``step`` (0-based),
 ``line`` (in the plan) and ``message_contains`` (a list of substrings). Other keys are refused.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -102,6 +101,6 @@ def snapshot_of(spec: dict[str, Any]) -> Snapshot:
 def run_case(case: Case) -> Report:
     plan = parse_plan(str(case.spec.get("plan") or "[]"), f"{case.rule}.plan.yml")
     apps = tuple(
-        (Path(path).stem, parse_file(ROOT / path)) for path in case.spec.get("topologies") or ()
+        (app, parse_file(ROOT / path)) for app, path in (case.spec.get("topologies") or {}).items()
     )
     return api.cluster_check(snapshot_of(case.spec), plan, apps=apps)
