@@ -200,7 +200,8 @@ class Move(_Model):
 
 class Reassign(_Step):
     """``kafka-reassign-partitions.sh --execute`` of a JSON ``file`` (relative to the plan) or
-    of inline ``partitions``, with ``--throttle`` in bytes/s."""
+    of inline ``partitions``, with ``--throttle`` in bytes/s; ``produce-rates``: topic -> bytes/s
+    written to it, for the checks that weigh the throttle against new writes."""
 
     action: Literal["reassign"] = "reassign"
     file: str | None = None
@@ -208,6 +209,10 @@ class Reassign(_Step):
     throttle: int | None = Field(default=None, ge=-1)
     log_dir_throttle: int | None = Field(default=None, ge=-1)
     additional: bool = False
+    produce_rates: dict[str, Annotated[int, Field(ge=0)]] = Field(
+        default_factory=dict,
+        description="bytes/s written to each moving topic (all its partitions), when known",
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Reassign:

@@ -71,6 +71,9 @@ def reassign(state: ClusterState, step: Reassign) -> Effect:
         moves[move.key] = move
         new.append(move)
     after = state.evolve(moves=MappingProxyType(moves))
+    if step.produce_rates:
+        rates = {**state.produce_rates, **step.produce_rates}
+        after = after.evolve(produce_rates=MappingProxyType(rates))
     if completed:
         after = after.evolve(table=table.changed(replicas=completed))
     throttled: tuple[int, ...] = ()
@@ -201,20 +204,36 @@ class Estimate:
     """How long moves take at the throttles in force: the busiest broker's bytes over its rate.
 
     ``seconds`` is None when some broker of the move is unthrottled (then the network decides).
+    With produce rates, a broker's rate is what its throttle leaves after the writes its moving
+    partitions take in meanwhile; ``stalled`` are the brokers where nothing is left (the move
+    never catches up), ``writes`` the bytes/s counted in, ``writes_known`` whether every moving
+    topic had a rate (else the writes of the others are assumed to be 0).
     """
 
     seconds: float | None
     bytes: int
     unknown_sizes: int
     bottleneck: int | None  # the broker that takes longest
+    stalled: tuple[tuple[int, str, float, int], ...] = ()  # (broker, rate key, writes, rate)
+    writes: float = 0.0
+    writes_known: bool = False
 
 
 def estimate(state: ClusterState, moves: Iterable[Move]) -> Estimate:
     """Each destination fetches its new replicas at ``follower.replication.throttled.rate``; each
-    leader serves them at ``leader.replication.throttled.rate`` (QuotaConfig.java:75-83)."""
+    leader serves them at ``leader.replication.throttled.rate`` (QuotaConfig.java:75-83).
+
+    The state's ``produce_rates`` (bytes/s written to a topic) are spread evenly over each
+    topic's partitions (a skewed key makes some partitions hotter: the estimate is then
+    optimistic for them)."""
+    produce = state.produce_rates
     inbound: Counter[int] = Counter()
     outbound: Counter[int] = Counter()
+    writes_in: Counter[int] = Counter()
+    writes_out: Counter[int] = Counter()
     unknown = total = 0
+    writes = 0.0
+    known = True
     table = state.table
     for m in moves:
         if not m.size_known:
@@ -222,24 +241,39 @@ def estimate(state: ClusterState, moves: Iterable[Move]) -> Estimate:
         per_replica = m.bytes_left // max(len(m.adding), 1)
         pid = table.pid_of.get(m.key)
         source = table.leader[pid] if pid is not None and table.leader[pid] >= 0 else m.original[0]
+        topic_rate = produce.get(m.key[0])
+        known = known and topic_rate is not None
+        rate = (topic_rate or 0) / max(len(table.pids_of_topic.get(m.key[0], ())), 1)
         for b in m.adding:
             inbound[b] += per_replica
             outbound[source] += per_replica
             total += per_replica
+            writes_in[b] += rate
+            writes_out[source] += rate
+            writes += rate
     worst: float = 0.0
     bottleneck: int | None = None
-    for counts, key in (
-        (inbound, THROTTLE_RATE_KEYS[1]),
-        (outbound, THROTTLE_RATE_KEYS[0]),
+    stalled: list[tuple[int, str, float, int]] = []
+    unbounded: int | None = None
+    for counts, key, inflow in (
+        (inbound, THROTTLE_RATE_KEYS[1], writes_in),
+        (outbound, THROTTLE_RATE_KEYS[0], writes_out),
     ):
         for broker, size in sorted(counts.items()):
             rate = state.rate_on(broker, key)
             if rate is None or rate >= 2**62:
-                return Estimate(None, total, unknown, broker)
-            seconds = size / rate if rate > 0 else float("inf")
+                unbounded = broker if unbounded is None else unbounded
+                continue
+            left = rate - inflow[broker]
+            if inflow[broker] and left <= 0:
+                stalled.append((broker, key, inflow[broker], rate))
+            seconds = size / left if left > 0 else float("inf")
             if seconds > worst:
                 worst, bottleneck = seconds, broker
-    return Estimate(worst, total, unknown, bottleneck)
+    known = known and bool(inbound)
+    if unbounded is not None:
+        return Estimate(None, total, unknown, unbounded, tuple(stalled), writes, known)
+    return Estimate(worst, total, unknown, bottleneck, tuple(stalled), writes, known)
 
 
 def human_duration(seconds: float | None) -> str:

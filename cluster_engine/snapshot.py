@@ -165,6 +165,12 @@ class Topic(_Frozen):
         description="the describe header's Configs: every non-default value, whatever its source",
     )
     marked_for_deletion: bool = False
+    produce_rate: int | None = Field(
+        default=None,
+        ge=0,
+        description="bytes/s written to the topic (all partitions), e.g. the brokers' "
+        "BytesInPerSec{topic=...} metric; no Kafka tool output gives it",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -303,6 +303,8 @@ class ClusterState:
     # the ranges kafka-features.sh describe printed (as seen by the node that answered); only a
     # hint for nodes the snapshot knows nothing else about, dropped once binaries change
     described_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # bytes/s written to a topic, from the snapshot or a reassign step's produce-rates
+    produce_rates: Mapping[str, int] = field(default_factory=dict)
 
     # -- derived -------------------------------------------------------------------------------
 
@@ -606,4 +608,7 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         voters=voters,
         static_quorum=static,
         moves=MappingProxyType(moves),
+        produce_rates=MappingProxyType(
+            {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
+        ),
     )

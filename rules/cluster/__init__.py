@@ -44,6 +44,7 @@ from rules.cluster.restart_breaks_min_isr import restart_breaks_min_isr
 from rules.cluster.restart_loses_quorum import restart_loses_quorum
 from rules.cluster.restart_unavoidable_outage import restart_unavoidable_outage
 from rules.cluster.restart_without_urp_wait import restart_without_urp_wait
+from rules.cluster.throttle_below_produce_rate import throttle_below_produce_rate
 from rules.cluster.throttle_left_behind import throttle_left_behind
 from rules.cluster.throttle_removed_mid_reassignment import throttle_removed_mid_reassignment
 from rules.cluster.throttle_too_low import throttle_too_low
@@ -85,6 +86,7 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     reassignment_duration,
     restart_loses_quorum,
     partitions_added_keyed,
+    throttle_below_produce_rate,
     unclean_election_enabled_leaderless,
     controller_not_caught_up,
     restart_unavoidable_outage,

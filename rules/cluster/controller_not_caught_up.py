@@ -60,7 +60,7 @@ def controller_not_caught_up(sim: Simulation) -> Iterator[Hit]:
         yield at_step(
             t,
             f"Controller {step.id} is added as a voter but {state}: the quorum leader aborts "
-            "add-controller for a lagging node (\"since it is lagging behind\").",
+            'add-controller for a lagging node ("since it is lagging behind").',
             resources=[Resource(kind="controller", name=str(step.id))],
             remediation=WAIT,
             key=str(step.id),
