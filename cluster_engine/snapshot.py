@@ -275,6 +275,25 @@ class LogDir(_Frozen):
         return 1.0 - self.usable_bytes / self.total_bytes
 
 
+FactKind = Literal["topics", "configs", "features", "quorum", "log-dirs", "reassignments", "nodes"]
+FACT_KINDS: tuple[FactKind, ...] = (
+    "topics",
+    "configs",
+    "features",
+    "quorum",
+    "log-dirs",
+    "reassignments",
+    "nodes",
+)
+
+
+class UnreadFile(_Frozen):
+    """A file of a capture directory that was not read."""
+
+    path: str
+    reason: str
+
+
 class Snapshot(_Frozen):
     """A KRaft cluster at one moment."""
 
@@ -290,6 +309,15 @@ class Snapshot(_Frozen):
     configs: Configs = Field(default_factory=Configs)
     reassignments: tuple[Reassignment, ...] = ()
     log_dirs: tuple[LogDir, ...] = ()
+    facts: tuple[FactKind, ...] | None = Field(
+        default=None,
+        description="the kinds of facts captured (topics: kafka-topics --describe, configs, "
+        "features, quorum, log-dirs, reassignments, nodes: kafka-broker-api-versions); None: "
+        "all of them, as in a snapshot written by hand",
+    )
+    unread: tuple[UnreadFile, ...] = Field(
+        default=(), description="files of the capture directory that were not read, and why"
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> Snapshot:
@@ -318,6 +346,10 @@ class Snapshot(_Frozen):
         copied = super().model_copy(update=update, deep=deep)
         copied.__dict__.pop("index", None)
         return copied
+
+    def has(self, kind: FactKind) -> bool:
+        """Whether the snapshot holds facts of ``kind`` (a hand-written one holds them all)."""
+        return self.facts is None or kind in self.facts
 
     @property
     def quorum_is_dynamic(self) -> bool:

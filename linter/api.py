@@ -123,7 +123,14 @@ def finish(
         verdict=verdict_of(ordered) if with_verdict else None,
         plan=plan_of(ordered) if with_verdict else None,
         summary=Summary.of(ordered),
+        notes=not_checked(ordered),
     )
+
+
+def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:
+    """What live findings say was not checked (their ``not_checked`` data), each once."""
+    notes = (f.data.get("not_checked") for f in findings if f.acknowledged is None)
+    return tuple(dict.fromkeys(str(n) for n in notes if n))
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:

@@ -26,9 +26,12 @@ from cluster_engine.ingest.quorum import ClusterId, Member, QuorumReplication, Q
 from cluster_engine.ingest.reassign import ReassignmentJson, ReassignOutput
 from cluster_engine.ingest.topics import PartitionLine, TopicsDescribe
 from cluster_engine.snapshot import (
+    FACT_KINDS,
+    FactKind,
     FeatureRange,
     LogDir,
     Snapshot,
+    UnreadFile,
     VendorFeature,
 )
 
@@ -78,27 +81,72 @@ def _show(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+# The kinds of facts each kind of capture gives (Snapshot.facts).
+FACTS_OF: dict[str, tuple[FactKind, ...]] = {
+    "topics": ("topics",),
+    "configs": ("configs",),
+    "features": ("features",),
+    "quorum-status": ("quorum",),
+    "quorum-replication": ("quorum",),
+    "log-dirs": ("log-dirs",),
+    "reassign": ("reassignments",),
+    "api-versions": ("nodes",),
+}
+
+
 def assemble_dir(directory: Path) -> Snapshot:
-    """A snapshot from every (non-hidden) file in a folder of captures."""
+    """A snapshot from the files at the top of a folder of captures.
+
+    Hidden files, subdirectories, other non-regular files and files the system refuses to read
+    are not read: the snapshot names each with the reason (``Snapshot.unread``)."""
     if not directory.is_dir():
         raise ClusterInputError(str(directory), None, "not a directory of captured outputs")
-    files = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
-    if not files:
-        raise ClusterInputError(str(directory), None, "no captured outputs in this directory")
     sections: list[Section] = []
-    for path in files:
-        sections.extend(read_file(path))
-    return assemble(sections)
+    unread: list[UnreadFile] = []
+    for path in sorted(directory.iterdir()):
+        reason = _skipped(path)
+        if reason is None:
+            try:
+                sections.extend(read_file(path))
+                continue
+            except OSError as error:
+                reason = f"cannot read it: {error.strerror or error}"
+        unread.append(UnreadFile(path=str(path), reason=reason))
+    if not sections:
+        skipped = "; ".join(f"{Path(u.path).name}: {u.reason}" for u in unread)
+        detail = f" ({skipped})" if skipped else ""
+        raise ClusterInputError(
+            str(directory), None, f"no captured outputs in this directory{detail}"
+        )
+    return assemble(sections, unread=unread)
 
 
-def assemble(sections: Iterable[Section]) -> Snapshot:
+def _skipped(path: Path) -> str | None:
+    if path.name.startswith("."):
+        return "a hidden file"
+    if path.is_dir():
+        return "a subdirectory: only the files at the top of the capture directory are read"
+    if not path.is_file():
+        return "not a regular file"
+    return None
+
+
+def assemble(sections: Iterable[Section], *, unread: Iterable[UnreadFile] = ()) -> Snapshot:
     builder = _Builder()
     paths: list[str] = []
+    kinds: set[FactKind] = set()
     for section in sections:
         builder.add(section)
         paths.append(section.path)
+        kinds.update(FACTS_OF.get(section.kind, ()))
     try:
-        return builder.build()
+        snapshot = builder.build()
+        return snapshot.model_copy(
+            update={
+                "facts": tuple(k for k in FACT_KINDS if k in kinds),
+                "unread": tuple(unread),
+            }
+        )
     except ValidationError as error:  # a value no cluster can have, that no reader caught
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -208,6 +208,8 @@ def _verdict(report: Report) -> dict[str, str] | None:
     if report.verdict is None:
         return None
     label, explain = VERDICTS[report.verdict]
+    if report.notes:
+        explain = f"{explain} {'; '.join(report.notes)}."
     return {"value": report.verdict.value, "label": label, "explain": explain}
 
 

@@ -90,6 +90,8 @@ def render_markdown(report: Report) -> str:
         f"{s.acknowledged} acknowledged"
     )
     out.append("")
+    for note in report.notes:
+        out += [f"> {cell(note)}", ""]
     live = [f for f in report.findings if f.acknowledged is None]
     acked = [f for f in report.findings if f.acknowledged is not None]
     if live:

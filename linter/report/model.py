@@ -36,7 +36,8 @@ class Report(BaseModel):
     """What ``lint``, ``diff``, ``cluster check`` and ``report`` produce.
 
     ``inputs`` names the files read (``before``/``after``/``snapshot``/``plan``...). ``verdict``
-    and ``plan`` are set for diffs and cluster checks.
+    and ``plan`` are set for diffs and cluster checks; ``notes`` qualify the verdict with what
+    was not checked (``not checked: no topic capture ...``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -47,6 +48,7 @@ class Report(BaseModel):
     verdict: Verdict | None = None
     plan: DeploymentPlan | None = None
     summary: Summary = Summary()
+    notes: tuple[str, ...] = ()
 
     def fails(self, fail_on: Severity | None) -> bool:
         """True when an unacknowledged finding is at or above ``fail_on`` (None: never)."""

@@ -86,6 +86,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
     out.append(f"Summary: {summary}")
     if report.verdict is not None:
         out.append("Verdict: " + _paint(report.verdict.value, report.verdict, color))
+    for note in report.notes:
+        out.append(f"  note: {sanitize(note)}")
     if report.plan is not None:
         out.append(f"Deployment plan: {report.plan.strategy.value}")
         out.append(f"  why: {sanitize(report.plan.why)}")

@@ -27,6 +27,7 @@ from rules.cluster.elr_broker_min_isr_refused import elr_broker_min_isr_refused
 from rules.cluster.elr_cluster_min_isr_removal_refused import elr_cluster_min_isr_removal_refused
 from rules.cluster.elr_enable_rewrites_min_isr import elr_enable_rewrites_min_isr
 from rules.cluster.elr_state_cleared import elr_state_cleared
+from rules.cluster.facts_not_captured import facts_not_captured
 from rules.cluster.feature_dependency_unmet import feature_dependency_unmet
 from rules.cluster.metadata_version_downgrade_blocked import metadata_version_downgrade_blocked
 from rules.cluster.metadata_version_irreversible import metadata_version_irreversible
@@ -90,6 +91,7 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     unclean_election_enabled_leaderless,
     controller_not_caught_up,
     restart_unavoidable_outage,
+    facts_not_captured,
 )
 
 

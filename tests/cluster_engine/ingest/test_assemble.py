@@ -30,14 +30,37 @@ def without_versions(s: Snapshot) -> Snapshot:
 def test_captures_folder_and_native_yaml_are_the_same_cluster() -> None:
     assembled = load_snapshot(CAPTURES)
     native = load_snapshot(NATIVE)
-    assert assembled == without_versions(native)
+    # the captures say which kinds of facts they hold; a hand-written snapshot holds them all
+    assert assembled.facts == ("topics", "configs", "features", "quorum", "log-dirs", "nodes")
+    assert native.facts is None
+    assert native.has("reassignments")
+    assert assembled.model_copy(update={"facts": None}) == without_versions(native)
 
 
 def test_file_names_do_not_matter(tmp_path: Path) -> None:
     for i, f in enumerate(sorted(CAPTURES.iterdir())):
         shutil.copy(f, tmp_path / f"capture-{i:02d}.log")
     (tmp_path / ".hidden").write_text("ignored: hidden files are not captures\n")
-    assert load_snapshot(tmp_path) == load_snapshot(CAPTURES)
+    snapshot = load_snapshot(tmp_path)
+    assert [(u.path, u.reason) for u in snapshot.unread] == [
+        (str(tmp_path / ".hidden"), "a hidden file")
+    ]
+    assert snapshot.model_copy(update={"unread": ()}) == load_snapshot(CAPTURES)
+
+
+def test_a_topic_capture_in_a_subdirectory_is_named_and_its_facts_missing(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(CAPTURES, tmp_path / "c")
+    (tmp_path / "c" / "more").mkdir()
+    (tmp_path / "c" / "topics.txt").rename(tmp_path / "c" / "more" / "topics.txt")
+    snapshot = load_snapshot(tmp_path / "c")
+    assert snapshot.topics == ()
+    assert not snapshot.has("topics")
+    assert snapshot.has("quorum")
+    [unread] = snapshot.unread
+    assert unread.path == str(tmp_path / "c" / "more")
+    assert unread.reason.startswith("a subdirectory")
 
 
 def test_a_file_of_no_known_kind_is_named(tmp_path: Path) -> None:

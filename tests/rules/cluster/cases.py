@@ -5,9 +5,10 @@ fixture; or an inline ``snapshot``; or ``captures``: Kafka tool outputs by file 
 capture directory over the files of ``capture_dir``, default the 3-broker captures, a ``null``
 text leaving that file out), an optional ``patch`` deep-merged into it (mappings merge, an empty
 mapping empties, anything else replaces), optional ``topologies`` (application id -> describe()
-file under the repository, as ``cluster check --topology``), a ``plan`` (YAML text) and ``expect``: the
-findings of the case's rule as ``{rule, severity, resource}`` plus optional ``step`` (0-based),
-``line`` (in the plan) and ``message_contains`` (a list of substrings). Other keys are refused.
+file under the repository, as ``cluster check --topology``), a ``plan`` (YAML text) and
+``expect``: the findings of the case's rule as ``{rule, severity, resource}`` plus optional
+``step`` (0-based), ``line`` (in the plan) and ``message_contains`` (a list of substrings).
+Other keys are refused.
 """
 
 from __future__ import annotations

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import parse_plan
 from linter import api
+from linter.report.text import render_text
 from rules.framework import Severity
+from tests.conftest import ROOT
 from tests.rules.cluster.cases import captured, snapshot_of
 
 RF1 = {"capture_dir": "fixtures/cluster/snapshots/rf1-topic"}
@@ -39,4 +45,28 @@ def test_a_snapshot_produce_rate_is_weighed_against_the_throttle() -> None:
     fired = api.cluster_check(snapshot.model_copy(update={"topics": busy}), plan)
     assert "throttle-below-produce-rate" not in {f.name for f in quiet.findings}
     [hit] = [f for f in fired.findings if f.name == "throttle-below-produce-rate"]
-    assert hit.step == 1 and "broker 4" in hit.message
+    assert hit.step == 1
+    assert "broker 4" in hit.message
+
+
+def test_a_restart_without_topic_capture_is_not_judged_safe_silently() -> None:
+    snapshot = captured({"captures": {"topics.txt": None, "log-dirs.txt": None}})
+    assert snapshot.topics == ()
+    assert not snapshot.has("topics")
+    report = api.cluster_check(snapshot, parse_plan("- restart: {nodes: [1, 2]}\n", "p.yml"))
+    assert report.notes == ("not checked: no topic capture, step(s) 1 (restart)",)
+    assert [f.name for f in report.findings] == ["facts-not-captured"]
+    text = render_text(report)
+    assert "Verdict: safe\n  note: not checked: no topic capture, step(s) 1 (restart)\n" in text
+
+
+def test_unread_capture_files_are_named_in_the_report(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / RF1["capture_dir"], tmp_path / "c")
+    (tmp_path / "c" / "old").mkdir()
+    (tmp_path / "c" / "topics.txt").rename(tmp_path / "c" / "old" / "topics.txt")
+    report = api.cluster_check(
+        load_snapshot(tmp_path / "c"), parse_plan("- rolling-restart: {}\n", "p.yml")
+    )
+    [unread] = [f for f in report.findings if f.resources[0].kind == "file"]
+    assert str(tmp_path / "c" / "old") in unread.message
+    assert "a subdirectory" in unread.message
