@@ -6,7 +6,7 @@ Throttles follow ``kafka-reassign-partitions.sh`` (4.1:tools/.../ReassignPartiti
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -229,8 +229,8 @@ def estimate(state: ClusterState, moves: Iterable[Move]) -> Estimate:
     produce = state.produce_rates
     inbound: Counter[int] = Counter()
     outbound: Counter[int] = Counter()
-    writes_in: Counter[int] = Counter()
-    writes_out: Counter[int] = Counter()
+    writes_in: defaultdict[int, float] = defaultdict(float)
+    writes_out: defaultdict[int, float] = defaultdict(float)
     unknown = total = 0
     writes = 0.0
     known = True
@@ -243,14 +243,14 @@ def estimate(state: ClusterState, moves: Iterable[Move]) -> Estimate:
         source = table.leader[pid] if pid is not None and table.leader[pid] >= 0 else m.original[0]
         topic_rate = produce.get(m.key[0])
         known = known and topic_rate is not None
-        rate = (topic_rate or 0) / max(len(table.pids_of_topic.get(m.key[0], ())), 1)
+        partition_rate = (topic_rate or 0) / max(len(table.pids_of_topic.get(m.key[0], ())), 1)
         for b in m.adding:
             inbound[b] += per_replica
             outbound[source] += per_replica
             total += per_replica
-            writes_in[b] += rate
-            writes_out[source] += rate
-            writes += rate
+            writes_in[b] += partition_rate
+            writes_out[source] += partition_rate
+            writes += partition_rate
     worst: float = 0.0
     bottleneck: int | None = None
     stalled: list[tuple[int, str, float, int]] = []

@@ -36,7 +36,7 @@ def controller_not_caught_up(sim: Simulation) -> Iterator[Hit]:
 
     Example:
 
-        - add-controller: {id: 104}
+        - add-controller: {id: 104}       # kraft.version 1; 104 not yet an observer
 
     Fix: start the new controller, wait until ``describe --replication`` shows it as an
     Observer with Lag 0, capture the snapshot again, then add it.

@@ -34,6 +34,7 @@ def throttle_below_produce_rate(t: Transition) -> Iterator[Hit]:
 
     Example:
 
+        - add-broker: {id: 4}
         - reassign: {file: move.json, throttle: 1000000, produce-rates: {orders: 60000000}}
 
     Fix: throttle above the bytes/s the moving partitions take in, plus the rate the copy

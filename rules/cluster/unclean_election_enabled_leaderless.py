@@ -62,9 +62,8 @@ def unclean_election_enabled_leaderless(t: Transition) -> Iterator[Hit]:
 
     Example:
 
-        - restart: {nodes: [1, 2, 3]}
         - alter-config: {scope: topic, entity: orders, key: unclean.leader.election.enable,
-                         value: true}
+                         value: true}       # orders-0 shows Leader: none in the snapshot
 
     Fix: bring back a broker that was in the ISR (its data is intact); enable unclean election
     only as a documented last resort once those brokers are known lost.

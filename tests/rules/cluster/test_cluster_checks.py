@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import parse_plan
 from linter import api
 from linter.report.text import render_text
+from rules.cluster import CLUSTER_RULES
 from rules.framework import Severity
 from tests.conftest import ROOT
 from tests.rules.cluster.cases import captured, snapshot_of
+from tests.rules.cluster.test_catalogue import MOVE
 
 RF1 = {"capture_dir": "fixtures/cluster/snapshots/rf1-topic"}
 
@@ -70,3 +76,37 @@ def test_unread_capture_files_are_named_in_the_report(tmp_path: Path) -> None:
     [unread] = [f for f in report.findings if f.resources[0].kind == "file"]
     assert str(tmp_path / "c" / "old") in unread.message
     assert "a subdirectory" in unread.message
+
+
+LEADERLESS = (
+    "$ bin/kafka-topics.sh --bootstrap-server broker-1:9092 --describe\n"
+    "Topic: orders\tTopicId: Tn3mXo2hS2yq6Gm0fM4r1Q\tPartitionCount: 1\tReplicationFactor: 3\t"
+    "Configs: min.insync.replicas=2\n"
+    "\tTopic: orders\tPartition: 0\tLeader: none\tReplicas: 1,2,3\tIsr: 1\tElr: \tLastKnownElr: \n"
+)
+# The snapshot each new rule's doc example is run on (a case spec of tests.rules.cluster.cases).
+EXAMPLE_SNAPSHOTS: dict[str, dict[str, Any]] = {
+    "partitions-added-keyed": {},
+    "throttle-below-produce-rate": {},
+    "unclean-election-enabled-leaderless": {
+        "captures": {"topics.txt": LEADERLESS, "log-dirs.txt": None}
+    },
+    "controller-not-caught-up": {
+        "patch": {
+            "features": {"kraft.version": {"level": 1, "supported_min": 0, "supported_max": 1}}
+        }
+    },
+    "restart-unavoidable-outage": RF1,
+    "facts-not-captured": {"captures": {"topics.txt": None, "log-dirs.txt": None}},
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLE_SNAPSHOTS))
+def test_doc_example_fires(name: str, tmp_path: Path) -> None:
+    r = next(r for r in CLUSTER_RULES if r.name == name)
+    doc = r.doc
+    example = textwrap.dedent(doc[doc.index("Example:") + len("Example:") : doc.index("\nFix:")])
+    (tmp_path / "move.json").write_text(MOVE, encoding="utf-8")
+    plan = parse_plan(example, f"{name} example", base_dir=tmp_path)
+    report = api.cluster_check(snapshot_of(EXAMPLE_SNAPSHOTS[name]), plan)
+    assert name in {f.name for f in report.findings}
