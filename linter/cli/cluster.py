@@ -35,10 +35,13 @@ def cluster_group() -> None:
 )
 def snapshot_command(source: Path, output: Path | None) -> None:
     """Assemble a snapshot from SOURCE: a folder of captured Kafka tool outputs (each file's
-    kind is recognised from its content), one capture, or a native YAML/JSON snapshot."""
+    kind is recognised from its content; files it does not read are named on stderr), one
+    capture, or a native YAML/JSON snapshot."""
     from cluster_engine.ingest import load_snapshot
 
     snapshot = load_snapshot(source)
+    for unread in snapshot.unread:
+        click.echo(f"{unread.path}: not read: {unread.reason}", err=True)
     if output is not None and output.suffix.lower() in (".yaml", ".yml"):
         import yaml
 

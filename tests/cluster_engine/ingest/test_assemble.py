@@ -151,3 +151,12 @@ def test_schema_snapshot_is_published() -> None:
     schema = json.loads(result.output)
     assert "Partition" in schema["$defs"]
     assert schema["additionalProperties"] is False
+
+
+def test_cli_snapshot_names_unread_files_on_stderr(tmp_path: Path) -> None:
+    shutil.copytree(CAPTURES, tmp_path / "c")
+    (tmp_path / "c" / "old").mkdir()
+    result = CliRunner().invoke(ksafe, ["cluster", "snapshot", str(tmp_path / "c")])
+    assert result.exit_code == 0
+    assert f"{tmp_path / 'c' / 'old'}: not read: a subdirectory" in result.stderr
+    assert json.loads(result.stdout)["unread"][0]["path"] == str(tmp_path / "c" / "old")
