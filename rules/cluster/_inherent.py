@@ -24,17 +24,33 @@ class Inherent:
     avoidable_topics: frozenset[str] = frozenset()  # fragile, but all replicas down at once
 
 
-def fragile_pids(state: ClusterState) -> list[int]:
-    """In-sync partitions whose effective min ISR is their whole replica set."""
+@dataclass(frozen=True, slots=True)
+class Fragile:
+    """In-sync partitions whose effective min ISR is their whole replica set, by ISR broker."""
+
+    pids: tuple[int, ...]
+    on: dict[int, tuple[int, ...]]
+
+    def __bool__(self) -> bool:
+        return bool(self.pids)
+
+
+def fragile_pids(state: ClusterState) -> Fragile:
+    """The state's fragile partitions (none in most clusters: one pass over the table)."""
     table, mins = state.table, state.topic_min_isr
-    return [
+    pids = tuple(
         p
         for p, (name, rf, n) in enumerate(zip(table.topic, table.rf, table.isr_len, strict=True))
         if rf >= 1 and mins[name] >= rf and n == rf
-    ]
+    )
+    on: dict[int, list[int]] = {}
+    for p in pids:
+        for b in table.isr[p]:
+            on.setdefault(b, []).append(p)
+    return Fragile(pids, {b: tuple(ps) for b, ps in on.items()})
 
 
-def inherent(state: ClusterState, out: Iterable[int], pids: list[int]) -> Inherent:
+def inherent(state: ClusterState, out: Iterable[int], fragile: Fragile) -> Inherent:
     """The part of an outage with ``out`` brokers down that no pacing avoids.
 
     A fragile partition with RF >= 2 whose every replica is down at once is not counted: one
@@ -45,10 +61,9 @@ def inherent(state: ClusterState, out: Iterable[int], pids: list[int]) -> Inhere
     topics: set[str] = set()
     avoidable: set[str] = set()
     table = state.table
-    for p in pids:
+    touched = {p for b in down for p in fragile.on.get(b, ())}
+    for p in touched:
         hit = sum(1 for b in table.isr[p] if b in down)
-        if not hit:
-            continue
         rf = table.rf[p]
         if rf >= 2 and hit == rf:
             avoidable.add(table.topic[p])
