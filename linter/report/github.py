@@ -71,4 +71,5 @@ def render_github(report: Report) -> str:
         f"ksafe {report.kind}: {verdict}{s.errors} error(s), {s.warnings} warning(s), "
         f"{s.infos} info, {s.acknowledged} acknowledged"
     )
+    lines += [f"note: {sanitize(n)}" for n in report.notes]
     return "\n".join(lines) + "\n"

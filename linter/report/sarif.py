@@ -137,6 +137,8 @@ def to_sarif(report: Report) -> dict[str, Any]:
     }
     if report.verdict is not None:
         run["properties"]["verdict"] = report.verdict.value
+    if report.notes:
+        run["properties"]["notes"] = list(report.notes)
     if report.plan is not None:
         run["properties"]["deploymentPlan"] = report.plan.model_dump(mode="json")
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

@@ -160,3 +160,24 @@ def test_cli_snapshot_names_unread_files_on_stderr(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert f"{tmp_path / 'c' / 'old'}: not read: a subdirectory" in result.stderr
     assert json.loads(result.stdout)["unread"][0]["path"] == str(tmp_path / "c" / "old")
+
+
+def test_a_capture_the_system_refuses_to_read_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cluster_engine.ingest import assemble as module
+
+    shutil.copytree(CAPTURES, tmp_path / "c")
+    real = module.read_file
+
+    def refuse_topics(path: Path) -> list[module.Section]:
+        if path.name == "topics.txt":
+            raise PermissionError(13, "Permission denied")
+        return real(path)
+
+    monkeypatch.setattr(module, "read_file", refuse_topics)
+    snapshot = load_snapshot(tmp_path / "c")
+    assert not snapshot.has("topics")
+    assert [(u.path, u.reason) for u in snapshot.unread] == [
+        (str(tmp_path / "c" / "topics.txt"), "cannot read it: Permission denied")
+    ]

@@ -12,6 +12,7 @@ import pytest
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import parse_plan
 from linter import api
+from linter.report import render
 from linter.report.text import render_text
 from rules.cluster import CLUSTER_RULES
 from rules.framework import Severity
@@ -110,3 +111,10 @@ def test_doc_example_fires(name: str, tmp_path: Path) -> None:
     plan = parse_plan(example, f"{name} example", base_dir=tmp_path)
     report = api.cluster_check(snapshot_of(EXAMPLE_SNAPSHOTS[name]), plan)
     assert name in {f.name for f in report.findings}
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "github", "sarif", "json", "html"])
+def test_the_verdict_note_reaches_every_format(fmt: str) -> None:
+    snapshot = captured({"captures": {"topics.txt": None, "log-dirs.txt": None}})
+    report = api.cluster_check(snapshot, parse_plan("- restart: {nodes: [1, 2]}\n", "p.yml"))
+    assert "not checked: no topic capture, step(s) 1 (restart)" in render(report, fmt)
