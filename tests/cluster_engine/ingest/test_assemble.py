@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 from pathlib import Path
@@ -11,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from cluster_engine.errors import ClusterInputError
-from cluster_engine.ingest import load_snapshot
+from cluster_engine.ingest import Section, load_snapshot
 from cluster_engine.snapshot import Snapshot
 from linter.cli import ksafe, main
 from tests.conftest import FIXTURES
@@ -165,12 +166,11 @@ def test_cli_snapshot_names_unread_files_on_stderr(tmp_path: Path) -> None:
 def test_a_capture_the_system_refuses_to_read_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cluster_engine.ingest import assemble as module
-
+    module = importlib.import_module("cluster_engine.ingest.assemble")
     shutil.copytree(CAPTURES, tmp_path / "c")
     real = module.read_file
 
-    def refuse_topics(path: Path) -> list[module.Section]:
+    def refuse_topics(path: Path) -> list[Section]:
         if path.name == "topics.txt":
             raise PermissionError(13, "Permission denied")
         return real(path)
