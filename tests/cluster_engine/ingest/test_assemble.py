@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from cluster_engine.errors import ClusterInputError
-from cluster_engine.ingest import Section, load_snapshot
+from cluster_engine.ingest import Section, load_snapshot, read_file
 from cluster_engine.snapshot import Snapshot
 from linter.cli import ksafe, main
 from tests.conftest import FIXTURES
@@ -168,12 +168,11 @@ def test_a_capture_the_system_refuses_to_read_is_named(
 ) -> None:
     module = importlib.import_module("cluster_engine.ingest.assemble")
     shutil.copytree(CAPTURES, tmp_path / "c")
-    real = module.read_file
 
     def refuse_topics(path: Path) -> list[Section]:
         if path.name == "topics.txt":
             raise PermissionError(13, "Permission denied")
-        return real(path)
+        return read_file(path)
 
     monkeypatch.setattr(module, "read_file", refuse_topics)
     snapshot = load_snapshot(tmp_path / "c")
