@@ -34,7 +34,7 @@ def partitions_added_keyed(apps: ClusterApps) -> Iterator[Hit]:
     joins, compacted-topic readers) sees a key's history split across two partitions. Streams
     apps keeping state on the topic lose it (the fleet scan's KS805 partitions-added-stateful);
     with ``--topology`` files the check names them. The snapshot cannot tell whether a topic's
-    records are keyed, so every increase is reported.
+    records are keyed, so every increase of a topic that exists before the plan is reported.
 
     Example:
 
@@ -51,6 +51,8 @@ def partitions_added_keyed(apps: ClusterApps) -> Iterator[Hit]:
         pids = t.before.table.pids_of_topic.get(step.topic, [])
         if not pids or step.partitions <= len(pids):
             continue
+        if step.topic not in apps.simulation.initial.table.pids_of_topic:
+            continue  # created by this plan: no keyed history to split yet
         readers = apps.stateful.get(step.topic, ())
         change = f"{step.topic} from {len(pids)} to {step.partitions} partitions"
         if readers:

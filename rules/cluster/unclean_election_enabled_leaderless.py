@@ -25,7 +25,7 @@ def leaderless_exposed(t: Transition) -> list[int]:
         return []
     before, after = t.before, t.after
     table = before.table
-    gone = before.out_of_isr | before.down
+    gone = before.out_of_isr | before.fenced  # fenced includes brokers the plan stopped
     broker = int(step.entity) if step.scope == "broker" and step.entity else None
     out: list[int] = []
     for p, (name, leader, isr) in enumerate(zip(table.topic, table.leader, table.isr, strict=True)):
