@@ -57,12 +57,17 @@ def restart_unavoidable_outage(sim: Simulation) -> Iterator[Hit]:
     rf = {name: first.before.table.topic_rf.get(name) for name in topics}
     mins = first.before.topic_min_isr
     shown = sorted(f"{n} (RF {rf[n]}, min.insync.replicas {mins.get(n, 1)})" for n in topics)
+    effects = []
+    if any(rf[n] == 1 for n in topics):
+        effects.append("RF 1 partitions go offline for every producer and consumer")
+    if any((rf[n] or 0) >= 2 for n in topics):
+        effects.append("the others reject acks=all writes with NOT_ENOUGH_REPLICAS")
     yield at_step(
         first,
         f"Restarting brokers makes the partitions of {names(shown)} unavailable while their "
-        "broker is down (min(min.insync.replicas, RF) is their whole replica set): acks=all "
-        "producers get NOT_ENOUGH_REPLICAS, and RF 1 partitions go offline. No order of "
-        "restarts avoids it; the roll is not failed for it.",
+        "broker is down (min(min.insync.replicas, RF) is their whole replica set): "
+        f"{' and '.join(effects)}. No order of restarts avoids it; the roll is not failed "
+        "for it.",
         resources=[topic(n) for n in sorted(topics)],
         remediation="Raise the replication factor of these topics to 3 (kafka-reassign-"
         "partitions.sh --execute with three replicas per partition) and keep "
