@@ -61,7 +61,8 @@ def restart_unavoidable_outage(sim: Simulation) -> Iterator[Hit]:
     if any(rf[n] == 1 for n in topics):
         effects.append("RF 1 partitions go offline for every producer and consumer")
     if any((rf[n] or 0) >= 2 for n in topics):
-        effects.append("the others reject acks=all writes with NOT_ENOUGH_REPLICAS")
+        who = "the others" if effects else "they"
+        effects.append(f"{who} reject acks=all writes with NOT_ENOUGH_REPLICAS")
     yield at_step(
         first,
         f"Restarting brokers makes the partitions of {names(shown)} unavailable while their "
