@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import glob
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +19,10 @@ from linter.cli.common import (
     output_options,
     write_output,
 )
+
+if TYPE_CHECKING:
+    from linter.config import Config
+    from linter.topology.model import Description
 
 
 @click.group("cluster")
@@ -95,7 +101,6 @@ def check_command(
     from cluster_engine.plan import load_plan
     from linter import api
     from linter.report.timeline import timeline_from_simulation
-    from linter.topology.parse import parse_file
 
     config = load(config_path)
     settings = config.settings_for(plan_path)
@@ -106,10 +111,7 @@ def check_command(
         snapshot_path = Path(configured)
     plan = load_plan(plan_path)
     snapshot = load_snapshot(snapshot_path)
-    files = list(topology_paths) or _configured_topologies(config.topologies)
-    apps = [
-        (config.for_path(f).application_id or f.stem, parse_file(f)) for f in files
-    ]
+    apps = streams_apps(config, topology_paths)
     report, simulation = api.cluster_simulation(
         snapshot, plan, settings, snapshot_path=str(snapshot_path), apps=apps
     )
@@ -117,14 +119,20 @@ def check_command(
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 
-def _configured_topologies(globs: tuple[str, ...]) -> list[Path]:
-    files: list[Path] = []
-    for pattern in globs:
-        found = sorted(Path(p) for p in glob.glob(pattern) if Path(p).is_file())
-        if not found:
-            raise click.UsageError(f"the configured topologies glob {pattern} matches no file")
-        files += found
-    return files
+def streams_apps(config: Config, files: Sequence[Path] = ()) -> list[tuple[str, Description]]:
+    """The Streams apps on the cluster: ``files`` (``--topology``), else the config's
+    ``topologies`` globs; each app's id is its file's ``[[paths]]`` application-id, else the
+    file name without extension."""
+    from linter.topology.parse import parse_file
+
+    chosen = list(files)
+    if not chosen:
+        for pattern in config.topologies:
+            found = sorted(Path(p) for p in glob.glob(pattern) if Path(p).is_file())
+            if not found:
+                raise click.UsageError(f"the configured topologies glob {pattern} matches no file")
+            chosen += found
+    return [(config.for_path(f).application_id or f.stem, parse_file(f)) for f in chosen]
 
 
 COMMANDS: tuple[click.Command, ...] = (cluster_group,)

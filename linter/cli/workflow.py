@@ -236,14 +236,20 @@ def plans_report(plans: Sequence[Path], config: Config, snapshot: Path | None) -
     for that plan), as one report: what the ``ksafe-cluster-plan`` pre-commit hook runs."""
     from cluster_engine.ingest import load_snapshot
     from cluster_engine.plan import load_plan
+    from linter.cli.cluster import streams_apps
 
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
+    apps = streams_apps(config) if plans else []
     for n, plan_path in enumerate(plans):
         chosen = snapshot or _configured_snapshot(config, plan_path)
         settings = _without_acknowledgements(config.settings_for(plan_path))
         report = api.cluster_check(
-            load_snapshot(chosen), load_plan(plan_path), settings, snapshot_path=str(chosen)
+            load_snapshot(chosen),
+            load_plan(plan_path),
+            settings,
+            snapshot_path=str(chosen),
+            apps=apps,
         )
         findings += [_anchored_plan(f, str(plan_path)) for f in report.findings]
         suffix = "" if n == 0 else f"-{n + 1}"

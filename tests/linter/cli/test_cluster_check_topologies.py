@@ -59,3 +59,20 @@ def test_a_configured_glob_matching_nothing_is_a_usage_error(tmp_path: Path) -> 
     code, _, err = check(tmp_path)
     assert code == 2
     assert "matches no file" in err
+
+
+def test_the_plan_hook_reads_the_configured_topologies(tmp_path: Path) -> None:
+    from linter.cli.workflow import plans_report
+    from linter.config import load_config
+
+    config_file = tmp_path / "ksafe.toml"
+    config_file.write_text(
+        f'snapshot = "{SNAPSHOT}"\ntopologies = ["{FRAUD}"]\n\n'
+        f'[[paths]]\npath = "{FRAUD}"\napplication-id = "payment-fraud"\n',
+        encoding="utf-8",
+    )
+    plan = tmp_path / "plan.yml"
+    plan.write_text(GROW, encoding="utf-8")
+    report = plans_report([plan], load_config(config_file), None)
+    [hit] = [f for f in report.findings if f.name == "partitions-added-keyed"]
+    assert "Stateful app(s) payment-fraud" in hit.message
