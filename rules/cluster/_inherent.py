@@ -3,7 +3,8 @@
 Kafka's acks=all threshold is ``min(min.insync.replicas, RF)``. When ``min.insync.replicas`` is
 not below the RF (RF 1 included) the threshold is the whole replica set, so stopping any one of
 its brokers takes the partition under it (and offline at RF 1), however carefully the roll is
-paced. Restart rules judge the plan on the other partitions, and one rule reports these once.
+paced. Restart rules judge the plan on the other partitions; these are reported once, by
+KC104 restart-unavoidable-outage (RF 1) and KC027 min-isr-not-below-rf (the others).
 """
 
 from __future__ import annotations

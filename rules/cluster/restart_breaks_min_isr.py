@@ -30,7 +30,8 @@ def restart_breaks_min_isr(t: Transition) -> Iterator[Hit]:
 
     Partitions whose min.insync.replicas is not below their RF (RF 1 included) go unavailable
     whenever one of their brokers restarts, however the roll is paced: they are not counted
-    here but reported once by KC104 restart-unavoidable-outage.
+    here but reported once, by KC104 restart-unavoidable-outage (RF 1) and KC027
+    min-isr-not-below-rf (the others).
 
     Example:
 

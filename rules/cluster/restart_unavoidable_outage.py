@@ -19,17 +19,16 @@ from rules.framework import Hit, Impact, Severity, rule
     subject="cluster",
 )
 def restart_unavoidable_outage(sim: Simulation) -> Iterator[Hit]:
-    """RF 1 topics (or min ISR not below RF) are briefly unavailable in any restart.
+    """RF 1 topics are briefly offline in any restart of their brokers.
 
-    Topics with RF 1, or with min.insync.replicas not below their RF, are unavailable whenever
-    one of their brokers restarts, whatever the plan does.
+    A topic with RF 1 is offline whenever its broker restarts, whatever the plan does.
 
-    Why: acks=all producers need ``min(min.insync.replicas, RF)`` in-sync replicas. When that
-    is the whole replica set, the broker's controlled shutdown removes it from the ISR
-    (4.1:MC/ReplicationControlManager.java:1427-1436) and produce fails with
-    NOT_ENOUGH_REPLICAS until it is back; at RF 1 the partition has no leader at all. No pacing
-    of the roll avoids it, so it is reported once for the whole plan and does not fail the roll
-    (KC011 restart-breaks-min-isr judges the other partitions).
+    Why: a partition with one replica has no leader while that broker is down: every producer
+    and consumer of it waits until the broker is back. No pacing of the roll avoids it, so it is
+    reported once for the whole plan and does not fail the roll (KC011 restart-breaks-min-isr
+    judges the other partitions). The same holds for acks=all writes to any topic whose
+    ``min.insync.replicas`` is not below its RF (``min(min.insync.replicas, RF)`` is then the
+    whole replica set): KC027 min-isr-not-below-rf reports those once.
 
     Example:
 
@@ -49,30 +48,24 @@ def restart_unavoidable_outage(sim: Simulation) -> Iterator[Hit]:
         hit: set[str] = set()
         for o in t.outages:
             hit |= inherent(t.before, o.out, fragile).topics
+        # RF >= 2 with min ISR not below it is KC027 min-isr-not-below-rf's, reported once there
+        rf_of = t.before.table.topic_rf
+        hit = {n for n in hit if rf_of.get(n) == 1}
         if hit and first is None:
             first = t
         topics |= hit
     if first is None:
         return
-    rf = {name: first.before.table.topic_rf.get(name) for name in topics}
-    mins = first.before.topic_min_isr
-    shown = sorted(f"{n} (RF {rf[n]}, min.insync.replicas {mins.get(n, 1)})" for n in topics)
-    effects = []
-    if any(rf[n] == 1 for n in topics):
-        effects.append("RF 1 partitions go offline for every producer and consumer")
-    if any((rf[n] or 0) >= 2 for n in topics):
-        who = "the others" if effects else "they"
-        effects.append(f"{who} reject acks=all writes with NOT_ENOUGH_REPLICAS")
+    shown = sorted(topics)
     yield at_step(
         first,
-        f"Restarting brokers makes the partitions of {names(shown)} unavailable while their "
-        "broker is down (min(min.insync.replicas, RF) is their whole replica set): "
-        f"{' and '.join(effects)}. No order of restarts avoids it; the roll is not failed "
-        "for it.",
+        f"Restarting brokers takes the partitions of {names(shown)} (RF 1) offline while their "
+        "broker is down: every producer and consumer of them waits. No order of restarts "
+        "avoids it; the roll is not failed for it.",
         resources=[topic(n) for n in sorted(topics)],
         remediation="Raise the replication factor of these topics to 3 (kafka-reassign-"
-        "partitions.sh --execute with three replicas per partition) and keep "
-        "min.insync.replicas below it; until then expect a short outage per restart.",
-        key="|".join(sorted(topics)),
-        data={"topics": sorted(topics), "rf": rf},
+        "partitions.sh --execute with three replicas per partition, min.insync.replicas 2); "
+        "until then expect a short outage of them per restart.",
+        key="|".join(shown),
+        data={"topics": shown},
     )

@@ -118,3 +118,27 @@ def test_the_verdict_note_reaches_every_format(fmt: str) -> None:
     snapshot = captured({"captures": {"topics.txt": None, "log-dirs.txt": None}})
     report = api.cluster_check(snapshot, parse_plan("- restart: {nodes: [1, 2]}\n", "p.yml"))
     assert "not checked: no topic capture, step(s) 1 (restart)" in render(report, fmt)
+
+
+def test_roll_with_min_isr_above_rf_warns_once_and_passes() -> None:
+    topics = (
+        "$ bin/kafka-topics.sh --bootstrap-server broker-1:9092 --describe\n"
+        "Topic: ledger\tTopicId: Lg4sWq9RT1eYc6Hn0vBp5K\tPartitionCount: 2\tReplicationFactor: 2\t"
+        "Configs: min.insync.replicas=3\n"
+        "\tTopic: ledger\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: \n"
+        "\tTopic: ledger\tPartition: 1\tLeader: 3\tReplicas: 3,1\tIsr: 3,1\tElr: \tLastKnownElr: \n"
+    )
+    configs = (
+        "$ bin/kafka-configs.sh --bootstrap-server broker-1:9092 --entity-type topics "
+        "--entity-name ledger --describe\n"
+        "Dynamic configs for topic ledger are:\n"
+        "  min.insync.replicas=3 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:"
+        "min.insync.replicas=3, DEFAULT_CONFIG:min.insync.replicas=1}\n"
+    )
+    snapshot = captured(
+        {"captures": {"topics.txt": topics, "configs.txt": configs, "log-dirs.txt": None}}
+    )
+    report = api.cluster_check(snapshot, parse_plan("- rolling-restart: {}\n", "roll.yml"))
+    assert [(f.name, f.severity) for f in report.findings] == [
+        ("min-isr-not-below-rf", Severity.WARNING)
+    ]
