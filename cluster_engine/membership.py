@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
-from cluster_engine.controller import Refusal
+from cluster_engine.config_types import invalid_config_value
+from cluster_engine.controller import Refusal, RefusalKind, registration_refusals
 from cluster_engine.knowledge import (
     MSG_ADD_VOTER_KRAFT0,
     MSG_REMOVE_VOTER_KRAFT0,
@@ -32,6 +33,9 @@ def add_broker(state: ClusterState, step: AddBroker, path: str) -> Effect:
         raise bad_step(path, step, f"node {step.id} is already in the cluster")
     version = step.version or common_version(state)
     node = NodeState(step.id, True, False, version, step.rack, ranges(version, {}))
+    refusals = registration_refusals(state, node)
+    if refusals:  # it never registers: the cluster does not change
+        return effect(state, refusals=refusals)
     return effect(state.evolve(nodes=MappingProxyType({**state.nodes, step.id: node})))
 
 
@@ -54,15 +58,15 @@ def quorum_change(state: ClusterState, step: AddController | RemoveController) -
     refusals: list[Refusal] = []
     if state.kraft_version < 1:
         message = MSG_ADD_VOTER_KRAFT0 if adding else MSG_REMOVE_VOTER_KRAFT0
-        refusals.append(Refusal("kraft-version-0", "kraft.version", 0, message))
+        refusals.append(Refusal(RefusalKind.KRAFT_VERSION_0, "kraft.version", 0, message))
     elif state.pending_voter_change:
         refusals.append(
-            Refusal("voter-change-pending", "kraft.version", 0, MSG_VOTER_CHANGE_PENDING)
+            Refusal(RefusalKind.VOTER_CHANGE_PENDING, "kraft.version", 0, MSG_VOTER_CHANGE_PENDING)
         )
     elif adding and step.id in state.voters:
         refusals.append(
             Refusal(
-                "duplicate-voter",
+                RefusalKind.DUPLICATE_VOTER,
                 "kraft.version",
                 0,
                 f"Voter {step.id} already exists (DUPLICATE_VOTER)",
@@ -71,7 +75,7 @@ def quorum_change(state: ClusterState, step: AddController | RemoveController) -
     elif not adding and step.id not in state.voters:
         refusals.append(
             Refusal(
-                "voter-not-found",
+                RefusalKind.VOTER_NOT_FOUND,
                 "kraft.version",
                 0,
                 f"Voter {step.id} not found (VOTER_NOT_FOUND)",
@@ -162,25 +166,34 @@ def create(
     }
     refusals: list[Refusal] = []
     if isinstance(step, CreateTopic) and name in table.pids_of_topic:
-        refusals.append(Refusal("topic-exists", name, 0, f"Topic '{name}' already exists."))
-    if count <= 0:
         refusals.append(
-            Refusal(
-                "partitions",
-                name,
-                0,
-                f"Topic currently has {start} partitions, which is higher than the requested "
-                f"{step.partitions}.",
-            )
+            Refusal(RefusalKind.TOPIC_EXISTS, name, 0, f"Topic '{name}' already exists.")
         )
+    if isinstance(step, AddPartitions) and count < 0:
+        # 4.1:MC/ReplicationControlManager.java createPartitions (INVALID_PARTITIONS)
+        message = (
+            f"The topic {name} currently has {start} partition(s); {step.partitions} would not "
+            "be an increase."
+        )
+        refusals.append(Refusal(RefusalKind.PARTITION_COUNT, name, 0, message))
+    elif isinstance(step, AddPartitions) and count == 0:
+        message = f"Topic already has {start} partition(s)."
+        refusals.append(Refusal(RefusalKind.PARTITION_COUNT, name, 0, message))
+    if isinstance(step, CreateTopic):
+        for key, value in sorted(step.configs.items()):
+            invalid = invalid_config_value(key, value)
+            if invalid is not None:
+                refusals.append(Refusal(RefusalKind.INVALID_CONFIG, key, 0, invalid))
     if rf > len(registered):
         refusals.append(
-            Refusal("replication-factor", name, rf, msg_rf_unreachable(rf, len(registered)))
+            Refusal(
+                RefusalKind.REPLICATION_FACTOR, name, rf, msg_rf_unreachable(rf, len(registered))
+            )
         )
     elif not live:
         refusals.append(
             Refusal(
-                "replication-factor",
+                RefusalKind.REPLICATION_FACTOR,
                 name,
                 rf,
                 f"Unable to replicate the partition {rf} time(s): "

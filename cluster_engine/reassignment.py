@@ -11,43 +11,57 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from cluster_engine.controller import Refusal
+from cluster_engine.controller import Refusal, RefusalKind
 from cluster_engine.knowledge import THROTTLE_RATE_KEYS, THROTTLED_REPLICAS_KEYS, msg_cancel_unclean
 from cluster_engine.outcome import Effect, effect
 from cluster_engine.plan import CancelReassignment, Reassign, VerifyReassignment
 from cluster_engine.state import ClusterState, Move
 
+# 4.1:tools/.../ReassignPartitionsCommand.java:124-127 (CANNOT_EXECUTE_BECAUSE_OF_EXISTING_MESSAGE)
+MSG_EXISTING_REASSIGNMENT = (
+    "Cannot execute because there is an existing partition assignment.  Use --additional to "
+    "override this and create a new partition assignment in addition to the existing one. The "
+    "--additional flag can also be used to change the throttle by resubmitting the current "
+    "reassignment."
+)
+# Errors.UNKNOWN_TOPIC_OR_PARTITION's message, what describeTopics fails with
+MSG_UNKNOWN_TOPIC = "This server does not host this topic-partition."
+
 
 def reassign(state: ClusterState, step: Reassign) -> Effect:
-    """Notes: ``moves`` (the new :class:`Move` objects), ``throttled_brokers``."""
+    """Notes: ``moves`` (the new :class:`Move` objects), ``throttled_brokers``; when refused,
+    ``unknown_brokers`` and ``missing`` partitions (``topic-partition``)."""
     table = state.table
     refusals: list[Refusal] = []
+    # The tool's own checks, in its order (4.1:tools/.../ReassignPartitionsCommand.java:
+    # executeAssignment): it stops at the first, so at most one refusal is reported.
     if state.moves and not step.additional:
         refusals.append(
-            Refusal(
-                "existing-reassignment",
-                "reassign",
-                0,
-                "Cannot execute because there is an existing partition assignment.  Use "
-                "--additional to override this and create a new partition assignment in "
-                "addition to the existing one.",
-            )
+            Refusal(RefusalKind.EXISTING_REASSIGNMENT, "reassign", 0, MSG_EXISTING_REASSIGNMENT)
         )
     registered = set(state.brokers)
-    for m in step.partitions:
-        unknown = [b for b in m.replicas if b not in registered]
-        if unknown:
-            refusals.append(
-                Refusal("unknown-broker", "reassign", 0, f"Unknown broker id {unknown[0]}")
+    unknown = sorted({b for m in step.partitions for b in m.replicas if b not in registered})
+    if not refusals and unknown:
+        refusals.append(
+            Refusal(RefusalKind.UNKNOWN_BROKER, "reassign", 0, f"Unknown broker id {unknown[0]}")
+        )
+    missing = [m for m in step.partitions if (m.topic, m.partition) not in table.pid_of]
+    if not refusals and missing:
+        topics = {m.topic for m in missing if m.topic not in table.pids_of_topic}
+        if topics:  # describeTopics fails first for a topic that does not exist
+            message = MSG_UNKNOWN_TOPIC
+        else:
+            message = "Unable to find partition: " + ", ".join(
+                f"{m.topic}-{m.partition}" for m in missing
             )
-        if (m.topic, m.partition) not in table.pid_of:
-            refusals.append(
-                Refusal(
-                    "unknown-partition", "reassign", 0, f"Topic {m.topic}-{m.partition} not found"
-                )
-            )
+        refusals.append(Refusal(RefusalKind.UNKNOWN_PARTITION, "reassign", 0, message))
     if refusals:
-        return effect(state, refusals=refusals)
+        return effect(
+            state,
+            refusals=refusals,
+            unknown_brokers=tuple(unknown),
+            missing=tuple(f"{m.topic}-{m.partition}" for m in missing),
+        )
     moves = dict(state.moves)
     new: list[Move] = []
     completed: dict[int, tuple[int, ...]] = {}
@@ -180,7 +194,7 @@ def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
         if not kept:
             unclean.append(key)
             if not state.unclean_enabled(key[0]):
-                refusals.append(Refusal("cancel-unclean", "reassign", 0, msg_cancel_unclean(*key)))
+                refusals.append(Refusal(RefusalKind.CANCEL_UNCLEAN, "reassign", 0, msg_cancel_unclean(*key)))
                 remaining[key] = move
                 continue
             live = [b for b in move.original if b not in state.down]

@@ -20,6 +20,7 @@ from cluster_engine.controller import (
     Refusal,
     config_refusal,
     feature_refusals,
+    registration_refusals,
     requested_levels,
 )
 from cluster_engine.knowledge import (
@@ -248,6 +249,7 @@ def _restart(
         out_of_isr=(state.out_of_isr - restarted - state.catching_up) | lagging,
         catching_up=lagging,
     )
+    refusals: list[Refusal] = []
     if isinstance(step, UpgradeBinaries):
         nodes = dict(state.nodes)
         for n in step.nodes:
@@ -262,8 +264,12 @@ def _restart(
                 old.fenced,
                 old.in_controlled_shutdown,
             )
-        after = after.evolve(nodes=MappingProxyType(nodes), described_ranges={})
-    return effect(after, tuple(outages), batches=tuple(batches))
+            refusals.extend(registration_refusals(state, nodes[n]))
+        after = after.evolve(nodes=MappingProxyType(nodes))
+        stuck = frozenset(r.node for r in refusals if r.node is not None)
+        if stuck:  # installed, but they cannot register: they stay down and out of every ISR
+            after = after.evolve(down=after.down | stuck, out_of_isr=after.out_of_isr | stuck)
+    return effect(after, tuple(outages), refusals, batches=tuple(batches))
 
 
 # -- features and configs --------------------------------------------------------------------

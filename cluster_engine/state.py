@@ -300,11 +300,12 @@ class ClusterState:
     catching_up: frozenset[int] = frozenset()  # restarted without waiting; back after one step
     moves: Mapping[TopicPartition, Move] = field(default_factory=dict)
     pending_voter_change: bool = False
-    # the ranges kafka-features.sh describe printed (as seen by the node that answered); only a
-    # hint for nodes the snapshot knows nothing else about, dropped once binaries change
+    # the ranges kafka-features.sh describe printed (as seen by the node that answered), assumed
+    # for ``described_nodes``: the snapshot's nodes with no ranges and no version of their own
     described_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     # bytes/s written to a topic, from the snapshot or a reassign step's produce-rates
     produce_rates: Mapping[str, int] = field(default_factory=dict)
+    described_nodes: frozenset[int] = frozenset()
 
     # -- derived -------------------------------------------------------------------------------
 
@@ -603,6 +604,9 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
                 for k, f in snapshot.features.items()
                 if f.supported_min is not None and f.supported_max is not None
             }
+        ),
+        described_nodes=frozenset(
+            i for i, n in nodes.items() if not n.supported and n.version is None
         ),
         configs=configs,
         voters=voters,
