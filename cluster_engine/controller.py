@@ -192,11 +192,15 @@ def feature_refusals(state: ClusterState, step: UpdateFeature) -> list[Refusal]:
             release = _controller_release(state) or ""
             top = LATEST_TESTING.get(release, LATEST_KNOWN_METADATA_VERSION)
             reason = f"Valid versions are from {MINIMUM_METADATA_VERSION} to {top}"
-            out.append(Refusal(RefusalKind.UNKNOWN_LEVEL, METADATA_VERSION, mv, msg_invalid_mv(mv, reason)))
+            out.append(
+                Refusal(RefusalKind.UNKNOWN_LEVEL, METADATA_VERSION, mv, msg_invalid_mv(mv, reason))
+            )
         elif mv < current:
             blocker = downgrade_blocker(current, mv)
             if blocker is not None:
-                kind = RefusalKind.UNSAFE_DOWNGRADE if step.unsafe else RefusalKind.DOWNGRADE_BLOCKED
+                kind = (
+                    RefusalKind.UNSAFE_DOWNGRADE if step.unsafe else RefusalKind.DOWNGRADE_BLOCKED
+                )
                 reason = MSG_UNSAFE_DOWNGRADE if step.unsafe else MSG_DOWNGRADE_REFUSED
                 message = _wrap(state, mv, reason, current)
                 out.append(Refusal(kind, METADATA_VERSION, mv, message, None, blocker.level))
@@ -268,10 +272,15 @@ def config_refusal(state: ClusterState, step: AlterConfig) -> Refusal | None:
     if step.key != MIN_INSYNC_REPLICAS or not state.elr_enabled:
         return None
     if step.scope == "broker":
-        return Refusal(RefusalKind.ELR_BROKER_MIN_ISR, MIN_INSYNC_REPLICAS, 0, MSG_ELR_BROKER_MIN_ISR)
+        return Refusal(
+            RefusalKind.ELR_BROKER_MIN_ISR, MIN_INSYNC_REPLICAS, 0, MSG_ELR_BROKER_MIN_ISR
+        )
     if step.scope == "cluster" and step.delete:
         return Refusal(
-            RefusalKind.ELR_CLUSTER_MIN_ISR_REMOVAL, MIN_INSYNC_REPLICAS, 0, MSG_ELR_CLUSTER_MIN_ISR_REMOVAL
+            RefusalKind.ELR_CLUSTER_MIN_ISR_REMOVAL,
+            MIN_INSYNC_REPLICAS,
+            0,
+            MSG_ELR_CLUSTER_MIN_ISR_REMOVAL,
         )
     return None
 

@@ -26,7 +26,7 @@ from pydantic import (
 )
 
 from cluster_engine.errors import ClusterInputError, check_nesting, read_input
-from cluster_engine.knowledge import METADATA_VERSION, parse_metadata_version
+from cluster_engine.knowledge import METADATA_VERSION, parse_metadata_version, release_of
 
 
 def _kebab(name: str) -> str:
@@ -45,7 +45,23 @@ def _as_text(value: Any) -> Any:
     return value
 
 
-NodeIds = Annotated[tuple[Annotated[int, Field(ge=0)], ...], BeforeValidator(_one_or_many)]
+def _not_bool(value: Any) -> Any:
+    # YAML reads yes/no/true/false as booleans, and pydantic would take them as 1 and 0
+    if isinstance(value, bool):
+        raise ValueError(f"expected an id, got the boolean {str(value).lower()}")
+    return value
+
+
+def _release(value: Any) -> Any:
+    text = _as_text(value)
+    if isinstance(text, str) and release_of(text) is None:
+        raise ValueError(f"{text!r} is not a Kafka release (expected e.g. 4.1.0)")
+    return text
+
+
+Id = Annotated[int, BeforeValidator(_not_bool), Field(ge=0)]
+NodeIds = Annotated[tuple[Id, ...], BeforeValidator(_one_or_many)]
+Release = Annotated[str, BeforeValidator(_release)]
 PositiveInt = Annotated[int, Field(ge=1)]
 ConfigValue = Annotated[str, BeforeValidator(_as_text)]
 
@@ -72,7 +88,7 @@ class UpgradeBinaries(_Step):
 
     action: Literal["upgrade-binaries"] = "upgrade-binaries"
     nodes: NodeIds = Field(min_length=1)
-    version: Annotated[str, BeforeValidator(_as_text)]
+    version: Release
     at_once: PositiveInt = 1
     wait_for_urp: bool = True
 
@@ -182,8 +198,8 @@ class Move(_Model):
     """One partition of a ``kafka-reassign-partitions`` JSON file."""
 
     topic: str = Field(min_length=1)
-    partition: int = Field(ge=0)
-    replicas: tuple[Annotated[int, Field(ge=0)], ...] = Field(min_length=1)
+    partition: Id
+    replicas: tuple[Id, ...] = Field(min_length=1)
     log_dirs: tuple[str, ...] | None = Field(default=None, alias="log_dirs")
 
     @model_validator(mode="after")
@@ -243,8 +259,8 @@ class CancelReassignment(_Step):
 
 class AddBroker(_Step):
     action: Literal["add-broker"] = "add-broker"
-    id: int = Field(ge=0)
-    version: Annotated[str, BeforeValidator(_as_text)] | None = None
+    id: Id
+    version: Release | None = None
     rack: str | None = None
 
 
@@ -259,8 +275,8 @@ class AddController(_Step):
     """``kafka-metadata-quorum.sh add-controller``. ``wait``: until the new voter set commits."""
 
     action: Literal["add-controller"] = "add-controller"
-    id: int = Field(ge=0)
-    version: Annotated[str, BeforeValidator(_as_text)] | None = None
+    id: Id
+    version: Release | None = None
     wait: bool = True
 
 
@@ -268,7 +284,7 @@ class RemoveController(_Step):
     """``kafka-metadata-quorum.sh remove-controller``. ``wait``: until the change commits."""
 
     action: Literal["remove-controller"] = "remove-controller"
-    id: int = Field(ge=0)
+    id: Id
     wait: bool = True
 
 

@@ -194,7 +194,9 @@ def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
         if not kept:
             unclean.append(key)
             if not state.unclean_enabled(key[0]):
-                refusals.append(Refusal(RefusalKind.CANCEL_UNCLEAN, "reassign", 0, msg_cancel_unclean(*key)))
+                refusals.append(
+                    Refusal(RefusalKind.CANCEL_UNCLEAN, "reassign", 0, msg_cancel_unclean(*key))
+                )
                 remaining[key] = move
                 continue
             live = [b for b in move.original if b not in state.down]

@@ -14,11 +14,13 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
+from cluster_engine.controller import RefusalKind
 from cluster_engine.simulate import Simulation
 from linter.topology.model import Description
 from rules.cluster._apps import ClusterApps, stateful_readers
 from rules.cluster.broker_added_without_reassignment import broker_added_without_reassignment
 from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
+from rules.cluster.config_value_invalid import config_value_invalid
 from rules.cluster.controller_not_caught_up import controller_not_caught_up
 from rules.cluster.decommission_before_drain import decommission_before_drain
 from rules.cluster.decommission_overlap import decommission_overlap
@@ -29,16 +31,21 @@ from rules.cluster.elr_enable_rewrites_min_isr import elr_enable_rewrites_min_is
 from rules.cluster.elr_state_cleared import elr_state_cleared
 from rules.cluster.facts_not_captured import facts_not_captured
 from rules.cluster.feature_dependency_unmet import feature_dependency_unmet
+from rules.cluster.feature_update_refused import feature_update_refused
 from rules.cluster.metadata_version_downgrade_blocked import metadata_version_downgrade_blocked
 from rules.cluster.metadata_version_irreversible import metadata_version_irreversible
 from rules.cluster.metadata_version_unsupported import metadata_version_unsupported
+from rules.cluster.metadata_version_unverified import metadata_version_unverified
 from rules.cluster.min_isr_not_below_rf import min_isr_not_below_rf
+from rules.cluster.node_cannot_register import node_cannot_register
 from rules.cluster.partitions_added_keyed import partitions_added_keyed
+from rules.cluster.quorum_change_refused import quorum_change_refused
 from rules.cluster.quorum_change_unsupported import quorum_change_unsupported
 from rules.cluster.quorum_concurrent_changes import quorum_concurrent_changes
 from rules.cluster.quorum_even_size import quorum_even_size
 from rules.cluster.quorum_static_config import quorum_static_config
 from rules.cluster.reassignment_duration import reassignment_duration
+from rules.cluster.reassignment_refused import reassignment_refused
 from rules.cluster.reassignment_unthrottled import reassignment_unthrottled
 from rules.cluster.release_version_side_effects import release_version_side_effects
 from rules.cluster.restart_breaks_min_isr import restart_breaks_min_isr
@@ -49,6 +56,7 @@ from rules.cluster.throttle_below_produce_rate import throttle_below_produce_rat
 from rules.cluster.throttle_left_behind import throttle_left_behind
 from rules.cluster.throttle_removed_mid_reassignment import throttle_removed_mid_reassignment
 from rules.cluster.throttle_too_low import throttle_too_low
+from rules.cluster.topic_change_refused import topic_change_refused
 from rules.cluster.topic_creation_insufficient_brokers import topic_creation_insufficient_brokers
 from rules.cluster.unclean_election_enabled import unclean_election_enabled
 from rules.cluster.unclean_election_enabled_leaderless import unclean_election_enabled_leaderless
@@ -92,7 +100,40 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     controller_not_caught_up,
     restart_unavoidable_outage,
     facts_not_captured,
+    metadata_version_unverified,
+    node_cannot_register,
+    reassignment_refused,
+    topic_change_refused,
+    quorum_change_refused,
+    feature_update_refused,
+    config_value_invalid,
 )
+
+# Which rules report each refusal the simulator can produce (any one of them, at the refused
+# step, as an error); tests/rules/cluster/test_refusals.py holds that every kind is here.
+REFUSAL_RULES: Mapping[RefusalKind, tuple[Rule, ...]] = {
+    RefusalKind.UNKNOWN_LEVEL: (metadata_version_unsupported,),
+    RefusalKind.NOT_SUPPORTED: (metadata_version_unsupported, feature_update_refused),
+    RefusalKind.DOWNGRADE_BLOCKED: (metadata_version_downgrade_blocked,),
+    RefusalKind.UNSAFE_DOWNGRADE: (metadata_version_downgrade_blocked,),
+    RefusalKind.DEPENDENCY: (feature_dependency_unmet,),
+    RefusalKind.KRAFT_DOWNGRADE: (feature_update_refused,),
+    RefusalKind.REGISTRATION: (node_cannot_register,),
+    RefusalKind.INVALID_CONFIG: (config_value_invalid,),
+    RefusalKind.ELR_BROKER_MIN_ISR: (elr_broker_min_isr_refused,),
+    RefusalKind.ELR_CLUSTER_MIN_ISR_REMOVAL: (elr_cluster_min_isr_removal_refused,),
+    RefusalKind.EXISTING_REASSIGNMENT: (reassignment_refused,),
+    RefusalKind.UNKNOWN_BROKER: (reassignment_refused,),
+    RefusalKind.UNKNOWN_PARTITION: (reassignment_refused,),
+    RefusalKind.CANCEL_UNCLEAN: (cancel_requires_unclean_election,),
+    RefusalKind.KRAFT_VERSION_0: (quorum_change_unsupported,),
+    RefusalKind.VOTER_CHANGE_PENDING: (quorum_concurrent_changes,),
+    RefusalKind.DUPLICATE_VOTER: (quorum_change_refused,),
+    RefusalKind.VOTER_NOT_FOUND: (quorum_change_refused,),
+    RefusalKind.TOPIC_EXISTS: (topic_change_refused,),
+    RefusalKind.PARTITION_COUNT: (topic_change_refused,),
+    RefusalKind.REPLICATION_FACTOR: (topic_creation_insufficient_brokers,),
+}
 
 
 def run_cluster(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.controller import RefusalKind
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
@@ -35,7 +36,7 @@ def elr_broker_min_isr_refused(t: Transition) -> Iterator[Hit]:
     if not isinstance(step, AlterConfig):
         return
     for r in t.refusals:
-        if r.kind == "elr-broker-min-isr":
+        if r.kind == RefusalKind.ELR_BROKER_MIN_ISR:
             yield at_step(
                 t,
                 f"Setting {MIN_INSYNC_REPLICAS} on broker {step.entity} is refused because ELR "

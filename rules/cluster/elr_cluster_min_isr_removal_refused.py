@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.controller import RefusalKind
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
@@ -35,7 +36,7 @@ def elr_cluster_min_isr_removal_refused(t: Transition) -> Iterator[Hit]:
     if not isinstance(t.step, AlterConfig):
         return
     for r in t.refusals:
-        if r.kind == "elr-cluster-min-isr-removal":
+        if r.kind == RefusalKind.ELR_CLUSTER_MIN_ISR_REMOVAL:
             yield at_step(
                 t,
                 f"Deleting the cluster-level {MIN_INSYNC_REPLICAS} is refused because ELR is "

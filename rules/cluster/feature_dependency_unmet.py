@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cluster_engine.controller import feature_refusals, tool_message
+from cluster_engine.controller import RefusalKind, feature_refusals, tool_message
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
 from rules.cluster._common import at_step, feature
@@ -37,7 +37,7 @@ def feature_dependency_unmet(t: Transition) -> Iterator[Hit]:
     if not isinstance(step, UpdateFeature):
         return
     for r in feature_refusals(t.before, step):
-        if r.kind != "dependency":
+        if r.kind != RefusalKind.DEPENDENCY:
             continue
         yield at_step(
             t,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cluster_engine.controller import feature_refusals, tool_message
+from cluster_engine.controller import RefusalKind, feature_refusals, tool_message
 from cluster_engine.knowledge import METADATA_VERSION, lowest_reachable, mv_name
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
@@ -41,7 +41,10 @@ def metadata_version_downgrade_blocked(t: Transition) -> Iterator[Hit]:
     if not isinstance(step, UpdateFeature):
         return
     for r in feature_refusals(t.before, step):
-        if r.feature != METADATA_VERSION or r.kind not in ("downgrade-blocked", "unsafe-downgrade"):
+        if r.feature != METADATA_VERSION or r.kind not in (
+            RefusalKind.DOWNGRADE_BLOCKED,
+            RefusalKind.UNSAFE_DOWNGRADE,
+        ):
             continue
         current = t.before.metadata_version
         floor = lowest_reachable(current)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cluster_engine.controller import requested_levels
+from cluster_engine.controller import RefusalKind, requested_levels
 from cluster_engine.knowledge import KRAFT_UPGRADE_MIN_RELEASE, KRAFT_VERSION, release_of
 from cluster_engine.plan import AddController, RemoveController, UpdateFeature
 from cluster_engine.simulate import Transition
@@ -43,7 +43,7 @@ def quorum_change_unsupported(t: Transition) -> Iterator[Hit]:
     step = t.step
     if isinstance(step, AddController | RemoveController):
         for r in t.refusals:
-            if r.kind == "kraft-version-0":
+            if r.kind == RefusalKind.KRAFT_VERSION_0:
                 verb = "Adding" if isinstance(step, AddController) else "Removing"
                 yield at_step(
                     t,

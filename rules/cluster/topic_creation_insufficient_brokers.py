@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.controller import RefusalKind
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AddPartitions, CreateTopic
 from cluster_engine.simulate import Transition
@@ -42,7 +43,7 @@ def topic_creation_insufficient_brokers(t: Transition) -> Iterator[Hit]:
     step = t.step
     if not isinstance(step, CreateTopic | AddPartitions):
         return
-    refusal = next((r for r in t.refusals if r.kind == "replication-factor"), None)
+    refusal = next((r for r in t.refusals if r.kind == RefusalKind.REPLICATION_FACTOR), None)
     rf = int(t.notes.get("rf", 0))
     usable = tuple(t.notes.get("usable", ()))
     live = tuple(t.notes.get("live", ()))
