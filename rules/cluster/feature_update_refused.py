@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cluster_engine.controller import RefusalKind, tool_message
+from cluster_engine.controller import Refusal, RefusalKind, tool_message
 from cluster_engine.knowledge import METADATA_VERSION
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
@@ -20,8 +20,7 @@ from rules.framework import Hit, Impact, Severity, rule
     subject="cluster-step",
 )
 def feature_update_refused(t: Transition) -> Iterator[Hit]:
-    """A feature other than metadata.version is set to a level some node does not support, or
-    ``kraft.version`` is lowered: refused.
+    """A feature level some node does not support, or a kraft.version downgrade: refused.
 
     Why: every registered broker and (from 3.7-IV0) every controller must support the level
     (``reasonNotSupported``, 4.1:MC/FeatureControlManager.java:321-374; a feature a node does
@@ -39,17 +38,23 @@ def feature_update_refused(t: Transition) -> Iterator[Hit]:
     step = t.step
     if not isinstance(step, UpdateFeature):
         return
+    by_feature: dict[tuple[str, int], list[Refusal]] = {}
     for r in t.refusals:
         if r.kind is RefusalKind.KRAFT_DOWNGRADE or (
             r.kind is RefusalKind.NOT_SUPPORTED and r.feature != METADATA_VERSION
         ):
-            downgrade = r.level < t.before.features.get(r.feature, 0)
-            yield at_step(
-                t,
-                f"{r.feature}={r.level} is refused: {tool_message(r, downgrade)}",
-                resources=[feature(r.feature)],
-                remediation="Upgrade every broker and controller to a release supporting the "
-                "level first; kraft.version cannot be lowered.",
-                key=f"{r.feature}={r.level}:{r.node if r.node is not None else '*'}",
-                data={"feature": r.feature, "level": r.level, "node": r.node},
-            )
+            by_feature.setdefault((r.feature, r.level), []).append(r)
+    for (name, level), found in sorted(by_feature.items()):
+        downgrade = level < t.before.features.get(name, 0)
+        # the controller names the first node it finds; the others are listed after
+        others = [r.message for r in found[1:]]
+        more = f" Also: {' '.join(others)}" if others else ""
+        yield at_step(
+            t,
+            f"{name}={level} is refused: {tool_message(found[0], downgrade)}{more}",
+            resources=[feature(name)],
+            remediation="Upgrade every broker and controller to a release supporting the "
+            "level first; kraft.version cannot be lowered.",
+            key=f"{name}={level}",
+            data={"feature": name, "level": level, "nodes": [r.node for r in found]},
+        )

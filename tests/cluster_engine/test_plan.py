@@ -119,6 +119,16 @@ def test_reassignment_file_relative_to_the_plan(tmp_path: Path) -> None:
         ("foo: []", "p.yml:1", "unknown key 'foo'"),
         ("", "p.yml", "the plan is empty"),
         ("- [1", "p.yml:1:5", "not valid YAML"),
+        ("- upgrade-binaries: {nodes: [1], version: x}", "p.yml:1", "'x' is not a Kafka release"),
+        ("- add-broker: {id: 4, version: latest}", "p.yml:1", "not a Kafka release"),
+        ("- restart:\n    nodes: [1, true]", "p.yml:2", "nodes.1: expected an id, got the boolean"),
+        ("- add-broker: {id: yes}", "p.yml:1", "id: expected an id, got the boolean true"),
+        ("- remove-controller: {id: false}", "p.yml:1", "got the boolean false"),
+        (
+            "- reassign:\n    partitions: [{topic: a, partition: 0, replicas: [1, true]}]",
+            "p.yml:2",
+            "got the boolean true",
+        ),
     ],
 )
 def test_located_errors(text: str, where: str, message: str) -> None:

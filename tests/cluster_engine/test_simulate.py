@@ -241,3 +241,36 @@ def test_summaries() -> None:
     assert bump.refused == ("Broker 1 only supports versions 7-27",)
     assert bump.features["metadata.version"] == 27
     assert first.model_dump()["voters"] == (101, 102, 103)
+
+
+def test_a_node_that_cannot_register_stays_down() -> None:
+    sim = run(
+        "- upgrade-binaries: {nodes: [1], version: 4.0.0}\n"
+        "- restart: {nodes: [2]}\n"
+        "- add-broker: {id: 4, version: 3.9.0}\n"
+    )
+    rollback, restart, add = sim.transitions
+    assert [r.kind.value for r in rollback.refusals] == ["registration"]
+    assert rollback.refusals[0].node == 1
+    assert 1 in rollback.after.down
+    assert 1 in rollback.after.out_of_isr
+    assert rollback.after.nodes[1].version == "4.0.0"
+    # broker 1 never came back, so restarting broker 2 leaves partitions under min ISR
+    assert restart.worst is not None
+    assert restart.worst.health.under_min_isr > 0
+    assert {r.feature for r in add.refusals} >= {"metadata.version"}
+    assert 4 not in add.after.nodes
+
+
+def test_describe_ranges_stand_for_the_nodes_the_plan_does_not_upgrade() -> None:
+    data = yaml.safe_load(Path(THREE).read_text(encoding="utf-8"))
+    for node in data["nodes"]:
+        node.pop("software_version")
+    sim = run(
+        "- upgrade-binaries: {nodes: [1, 2, 101, 102, 103], version: 4.3.0}\n"
+        "- update-feature: {feature: metadata.version, level: 4.3-IV0}\n",
+        Snapshot.model_validate(data),
+    )
+    _, bump = sim.transitions
+    assert [(r.kind.value, r.node) for r in bump.refusals] == [("not-supported", 3)]
+    assert bump.after.metadata_version == 27

@@ -8,7 +8,7 @@ mapping empties, anything else replaces), optional ``topologies`` (application i
 file under the repository, as ``cluster check --topology``), a ``plan`` (YAML text) and
 ``expect``: the findings of the case's rule as ``{rule, severity, resource}`` plus optional
 ``step`` (0-based), ``line`` (in the plan) and ``message_contains`` (a list of substrings).
-Other keys are refused.
+``no_errors: true`` also holds that no rule at all reports an error. Other keys are refused.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ KEYS = frozenset(
         "topologies",
         "plan",
         "expect",
+        "no_errors",
     }
 )
 EXPECT_KEYS = frozenset({"rule", "severity", "resource", "step", "line", "message_contains"})

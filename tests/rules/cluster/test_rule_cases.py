@@ -34,3 +34,6 @@ def test_cluster_rule_case(case: Case) -> None:
             assert text in hit.message, hit.message
         unmatched.remove(hit)
     assert not unmatched, f"unexpected findings: {[f.message for f in unmatched]}"
+    if case.spec.get("no_errors"):
+        errors = [f"{f.rule} {f.message}" for f in report.findings if f.severity.value == "error"]
+        assert not errors, errors
