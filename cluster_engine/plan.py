@@ -45,11 +45,14 @@ def _as_text(value: Any) -> Any:
     return value
 
 
-def _not_bool(value: Any) -> Any:
+def _not_bool(what: str) -> BeforeValidator:
     # YAML reads yes/no/true/false as booleans, and pydantic would take them as 1 and 0
-    if isinstance(value, bool):
-        raise ValueError(f"expected an id, got the boolean {str(value).lower()}")
-    return value
+    def check(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(f"expected {what}, got the boolean {str(value).lower()}")
+        return value
+
+    return BeforeValidator(check)
 
 
 def _release(value: Any) -> Any:
@@ -59,7 +62,7 @@ def _release(value: Any) -> Any:
     return text
 
 
-Id = Annotated[int, BeforeValidator(_not_bool), Field(ge=0)]
+Id = Annotated[int, _not_bool("an id"), Field(ge=0)]
 NodeIds = Annotated[tuple[Id, ...], BeforeValidator(_one_or_many)]
 Release = Annotated[str, BeforeValidator(_release)]
 PositiveInt = Annotated[int, Field(ge=1)]
@@ -131,7 +134,7 @@ class UpdateFeature(_Step):
 
     action: Literal["update-feature"] = "update-feature"
     feature: str | None = None
-    level: int | str | None = None
+    level: Annotated[int | str, _not_bool("a level")] | None = None
     release_version: Annotated[str, BeforeValidator(_as_text)] | None = None
     unsafe: bool = False
     release_level: int | None = Field(

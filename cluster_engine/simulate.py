@@ -234,24 +234,9 @@ def _restart(
     for node in order:
         if node not in state.nodes:
             raise bad_step(path, step, f"node {node} is not in the cluster")
-    brokers = set(state.brokers)
-    batches = [tuple(order[i : i + at_once]) for i in range(0, len(order), at_once)]
-    outages: list[Outage] = []
-    lagging: frozenset[int] = frozenset()
-    for i, batch in enumerate(batches):
-        down = frozenset(batch) & brokers
-        out = state.out_of_isr | down | lagging
-        outages.append(Outage(i, down | state.down, out, state.health(out)))
-        lagging = down if not step.wait_for_urp else frozenset()
-    restarted = frozenset(order)
-    after = state.evolve(
-        down=state.down - restarted,
-        out_of_isr=(state.out_of_isr - restarted - state.catching_up) | lagging,
-        catching_up=lagging,
-    )
     refusals: list[Refusal] = []
+    nodes = dict(state.nodes)
     if isinstance(step, UpgradeBinaries):
-        nodes = dict(state.nodes)
         for n in step.nodes:
             old = nodes[n]
             nodes[n] = NodeState(
@@ -265,10 +250,27 @@ def _restart(
                 old.in_controlled_shutdown,
             )
             refusals.extend(registration_refusals(state, nodes[n]))
-        after = after.evolve(nodes=MappingProxyType(nodes))
-        stuck = frozenset(r.node for r in refusals if r.node is not None)
-        if stuck:  # installed, but they cannot register: they stay down and out of every ISR
-            after = after.evolve(down=after.down | stuck, out_of_isr=after.out_of_isr | stuck)
+    # installed, but unable to register: they stay down and out of every ISR, through the rest
+    # of the roll and after it
+    stuck = frozenset(r.node for r in refusals if r.node is not None)
+    brokers = set(state.brokers)
+    batches = [tuple(order[i : i + at_once]) for i in range(0, len(order), at_once)]
+    outages: list[Outage] = []
+    lagging: frozenset[int] = frozenset()
+    gone: frozenset[int] = frozenset()
+    for i, batch in enumerate(batches):
+        down = (frozenset(batch) | gone) & brokers
+        out = state.out_of_isr | down | lagging
+        outages.append(Outage(i, down | state.down, out, state.health(out)))
+        lagging = down - gone if not step.wait_for_urp else frozenset()
+        gone = gone | (frozenset(batch) & stuck)
+    restarted = frozenset(order) - stuck
+    after = state.evolve(
+        nodes=MappingProxyType(nodes),
+        down=(state.down - restarted) | stuck,
+        out_of_isr=(state.out_of_isr - restarted - state.catching_up) | lagging | stuck,
+        catching_up=lagging - stuck,
+    )
     return effect(after, tuple(outages), refusals, batches=tuple(batches))
 
 

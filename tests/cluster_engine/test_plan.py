@@ -124,6 +124,7 @@ def test_reassignment_file_relative_to_the_plan(tmp_path: Path) -> None:
         ("- restart:\n    nodes: [1, true]", "p.yml:2", "nodes.1: expected an id, got the boolean"),
         ("- add-broker: {id: yes}", "p.yml:1", "id: expected an id, got the boolean true"),
         ("- remove-controller: {id: false}", "p.yml:1", "got the boolean false"),
+        ("- update-feature: {feature: group.version, level: true}", "p.yml:1", "the boolean"),
         (
             "- reassign:\n    partitions: [{topic: a, partition: 0, replicas: [1, true]}]",
             "p.yml:2",

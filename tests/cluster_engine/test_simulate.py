@@ -274,3 +274,11 @@ def test_describe_ranges_stand_for_the_nodes_the_plan_does_not_upgrade() -> None
     _, bump = sim.transitions
     assert [(r.kind.value, r.node) for r in bump.refusals] == [("not-supported", 3)]
     assert bump.after.metadata_version == 27
+
+
+def test_a_broker_that_cannot_register_is_still_down_for_the_rest_of_the_roll() -> None:
+    sim = run("- upgrade-binaries: {nodes: [1, 2, 3], version: 4.0.0}")
+    (t,) = sim.transitions
+    assert [o.down for o in t.outages] == [{1}, {1, 2}, {1, 2, 3}]
+    assert t.outages[1].health.under_min_isr == 9
+    assert t.after.down == {1, 2, 3}
