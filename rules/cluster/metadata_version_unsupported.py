@@ -72,7 +72,11 @@ def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
         return
     nodes = unsupported_nodes(t.before, METADATA_VERSION, level)
     ids = [n.node for n in nodes if n.node is not None]
-    who = "nodes " + ", ".join(map(str, ids)) if ids else "every broker and controller"
+    who = (
+        ("node " if len(ids) == 1 else "nodes ") + ", ".join(map(str, ids))
+        if ids
+        else "every broker and controller"
+    )
     detail = "; ".join(n.message + _source(t, n.node) for n in nodes)
     yield at_step(
         t,

@@ -48,7 +48,8 @@ def metadata_version_unverified(t: Transition) -> Iterator[Hit]:
     if nodes == []:
         return
     who = (
-        f"nodes {ids(nodes)} (no advertised ranges, no software version, no "
+        f"{'node' if len(nodes) == 1 else 'nodes'} {ids(nodes)} (no advertised ranges, no "
+        "software version, no "
         "kafka-features.sh describe output)"
         if nodes
         else "any node (the snapshot lists no node and no kafka-features.sh describe output)"
