@@ -8,7 +8,9 @@ mapping empties, anything else replaces), optional ``topologies`` (application i
 file under the repository, as ``cluster check --topology``), a ``plan`` (YAML text) and
 ``expect``: the findings of the case's rule as ``{rule, severity, resource}`` plus optional
 ``step`` (0-based), ``line`` (in the plan) and ``message_contains`` (a list of substrings).
-``no_errors: true`` also holds that no rule at all reports an error. Other keys are refused.
+``no_errors: true`` also holds that no rule at all reports an error; ``input_error: {line,
+message_contains}`` holds that the plan is refused as input (exit 2) at that line. Other keys
+are refused.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ KEYS = frozenset(
         "plan",
         "expect",
         "no_errors",
+        "input_error",
     }
 )
 EXPECT_KEYS = frozenset({"rule", "severity", "resource", "step", "line", "message_contains"})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cluster_engine.errors import ClusterInputError
 from tests.rules.cluster.cases import Case, load_cases, run_case
 
 CASES = load_cases()
@@ -11,6 +12,14 @@ CASES = load_cases()
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_cluster_rule_case(case: Case) -> None:
+    if "input_error" in case.spec:
+        expected = case.spec["input_error"]
+        with pytest.raises(ClusterInputError) as info:
+            run_case(case)
+        assert str(info.value).startswith(f"{case.rule}.plan.yml:{expected['line']}:"), info.value
+        for text in expected.get("message_contains", ()):
+            assert text in str(info.value), info.value
+        return
     report = run_case(case)
     got = [f for f in report.findings if f.name == case.rule]
     unmatched = list(got)
