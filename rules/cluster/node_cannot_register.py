@@ -53,13 +53,17 @@ def node_cannot_register(t: Transition) -> Iterator[Hit]:
         who = f"Controller {node_id}" if controller_only else f"Broker {node_id}"
         version = step.version or (node.version if node else None)
         runs = f" on {version}" if version else ""
+        verb = (
+            "cannot run with what the cluster has finalized"
+            if controller_only
+            else "cannot register with the controller"
+        )
         level = mv_name(first.level) if first.feature == METADATA_VERSION else str(first.level)
         others = [r.feature for r in found[1:]]
         also = f" Nor does it support the finalized {', '.join(others)}." if others else ""
         yield at_step(
             t,
-            f"{who}{runs} cannot register with the controller: {first.feature} is finalized at "
-            f"{level}. {first.message}{also}",
+            f"{who}{runs} {verb}: {first.feature} is finalized at {level}. {first.message}{also}",
             resources=[
                 Resource(kind="controller", name=str(node_id))
                 if controller_only

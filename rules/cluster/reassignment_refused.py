@@ -25,7 +25,7 @@ KINDS = (
     subject="cluster-step",
 )
 def reassignment_refused(t: Transition) -> Iterator[Hit]:
-    """``kafka-reassign-partitions.sh --execute`` refuses the reassignment: nothing moves.
+    """kafka-reassign-partitions.sh --execute refuses the reassignment: nothing moves.
 
     Why: before submitting, the tool refuses a new reassignment while one is in flight unless
     ``--additional`` is given ("Cannot execute because there is an existing partition
