@@ -81,6 +81,12 @@ def quorum_change(state: ClusterState, step: AddController | RemoveController) -
                 f"Voter {step.id} not found (VOTER_NOT_FOUND)",
             )
         )
+    new_node: NodeState | None = None
+    if isinstance(step, AddController) and not refusals and step.id not in state.nodes:
+        version = step.version or common_version(state)
+        new_node = NodeState(step.id, False, True, version, None, ranges(version, {}))
+        # a controller whose binary does not support the finalized levels never catches up
+        refusals.extend(registration_refusals(state, new_node))
     if refusals:
         return effect(state, refusals=refusals)
     voters = (
@@ -89,9 +95,8 @@ def quorum_change(state: ClusterState, step: AddController | RemoveController) -
         else tuple(v for v in state.voters if v != step.id)
     )
     nodes = dict(state.nodes)
-    if adding and step.id not in nodes:
-        version = step.version or common_version(state)  # type: ignore[union-attr]
-        nodes[step.id] = NodeState(step.id, False, True, version, None, ranges(version, {}))
+    if new_node is not None:
+        nodes[step.id] = new_node
     if not adding and step.id in nodes and not nodes[step.id].is_broker:
         del nodes[step.id]
     after = state.evolve(

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.controller import Refusal, RefusalKind
 from cluster_engine.knowledge import METADATA_VERSION, mv_name
-from cluster_engine.plan import AddBroker, UpgradeBinaries
+from cluster_engine.plan import AddBroker, AddController, UpgradeBinaries
 from cluster_engine.simulate import Transition
 from rules.cluster._common import at_step, broker, feature
 from rules.framework import Hit, Impact, Resource, Severity, rule
@@ -38,7 +38,7 @@ def node_cannot_register(t: Transition) -> Iterator[Hit]:
     supports (validate a release before bumping it); add brokers running the cluster's release.
     """
     step = t.step
-    if not isinstance(step, UpgradeBinaries | AddBroker):
+    if not isinstance(step, UpgradeBinaries | AddBroker | AddController):
         return
     by_node: dict[int, list[Refusal]] = {}
     for r in t.refusals:
@@ -49,7 +49,9 @@ def node_cannot_register(t: Transition) -> Iterator[Hit]:
         found.sort(key=lambda r: (r.feature != METADATA_VERSION, r.feature))
         first = found[0]
         node = t.after.nodes.get(node_id) or t.before.nodes.get(node_id)
-        controller_only = node is not None and not node.is_broker
+        controller_only = isinstance(step, AddController) or (
+            node is not None and not node.is_broker
+        )
         who = f"Controller {node_id}" if controller_only else f"Broker {node_id}"
         version = step.version or (node.version if node else None)
         runs = f" on {version}" if version else ""
