@@ -29,7 +29,7 @@ class ConfigType:
     source: str = ""
 
 
-_LOG = "4.1:storage/.../LogConfig.java"
+_LOG = "4.x:storage/.../LogConfig.java, the static CONFIG definitions"
 _QUOTA = "4.1:server-common/.../QuotaConfig.java:75-86"
 
 CONFIG_TYPES: Mapping[str, ConfigType] = MappingProxyType(
@@ -44,7 +44,19 @@ CONFIG_TYPES: Mapping[str, ConfigType] = MappingProxyType(
         "retention.ms": ConfigType("LONG", at_least=-1, source=_LOG),
         "retention.bytes": ConfigType("LONG", source=_LOG),
         "segment.ms": ConfigType("LONG", at_least=1, source=_LOG),
+        # its lower bound moved (14 bytes in 3.x, 1 MiB in 4.x): only the type is judged
         "segment.bytes": ConfigType("INT", source=_LOG),
+        "segment.jitter.ms": ConfigType("LONG", at_least=0, source=_LOG),
+        "segment.index.bytes": ConfigType("INT", at_least=4, source=_LOG),
+        "flush.messages": ConfigType("LONG", at_least=1, source=_LOG),
+        "flush.ms": ConfigType("LONG", at_least=0, source=_LOG),
+        "index.interval.bytes": ConfigType("INT", at_least=0, source=_LOG),
+        "file.delete.delay.ms": ConfigType("LONG", at_least=0, source=_LOG),
+        "max.compaction.lag.ms": ConfigType("LONG", at_least=1, source=_LOG),
+        "message.timestamp.before.max.ms": ConfigType("LONG", at_least=0, source=_LOG),
+        "message.timestamp.after.max.ms": ConfigType("LONG", at_least=0, source=_LOG),
+        "local.retention.ms": ConfigType("LONG", at_least=-2, source=_LOG),
+        "local.retention.bytes": ConfigType("LONG", at_least=-2, source=_LOG),
         "max.message.bytes": ConfigType("INT", at_least=0, source=_LOG),
         "delete.retention.ms": ConfigType("LONG", at_least=0, source=_LOG),
         "min.compaction.lag.ms": ConfigType("LONG", at_least=0, source=_LOG),
