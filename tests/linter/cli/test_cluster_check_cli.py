@@ -120,3 +120,42 @@ def test_example_plans(name: str, code: int, rules: set[str]) -> None:
     )
     assert got == code
     assert {f["rule"] for f in json.loads(out)["findings"]} == rules
+
+
+def test_captures_bump_after_two_of_three_brokers_fails_at_the_bump(tmp_path: Path) -> None:
+    p = plan(
+        tmp_path,
+        "- upgrade-binaries: {nodes: [101, 102, 103, 1, 2], version: 4.3.0}\n"
+        "- update-feature: {feature: metadata.version, level: 4.3-IV0}\n",
+    )
+    code, out, _ = invoke("cluster", "check", "--snapshot", str(CAPTURES), "--plan", p)
+    assert code == 1
+    assert f"{p}:2: error KC001 metadata-version-unsupported" in out
+    assert "Broker 3 only supports versions 7-27" in out
+
+
+def test_captures_full_upgrade_runbook_passes(tmp_path: Path) -> None:
+    steps = [f"- upgrade-binaries: {{nodes: [{n}], version: 4.3.0}}\n" for n in (101, 102, 103)]
+    steps += [
+        f"- upgrade-binaries: {{nodes: [{n}], version: 4.3.0, wait-for-urp: true}}\n"
+        for n in (1, 2, 3)
+    ]
+    p = plan(
+        tmp_path, "".join(steps) + "- update-feature: {feature: metadata.version, level: 30}\n"
+    )
+    code, out, _ = invoke("cluster", "check", "--snapshot", str(CAPTURES), "--plan", p)
+    assert code == 0, out
+    assert " error " not in out
+    assert "Verdict: safe" in out
+
+
+def test_refused_steps_fail_the_check(tmp_path: Path) -> None:
+    p = plan(
+        tmp_path,
+        "- add-partitions: {topic: orders, partitions: 3}\n"
+        "- alter-config: {scope: topic, entity: orders, key: min.insync.replicas, value: abc}\n",
+    )
+    code, out, _ = invoke("cluster", "check", "--snapshot", str(CAPTURES), "--plan", p)
+    assert code == 1
+    assert f"{p}:1: error KC043 topic-change-refused" in out
+    assert f"{p}:2: error KC046 config-value-invalid" in out
