@@ -303,9 +303,9 @@ class ClusterState:
     # the ranges kafka-features.sh describe printed (as seen by the node that answered), assumed
     # for ``described_nodes``: the snapshot's nodes with no ranges and no version of their own
     described_ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    described_nodes: frozenset[int] = frozenset()
     # bytes/s written to a topic, from the snapshot or a reassign step's produce-rates
     produce_rates: Mapping[str, int] = field(default_factory=dict)
-    described_nodes: frozenset[int] = frozenset()
 
     # -- derived -------------------------------------------------------------------------------
 
