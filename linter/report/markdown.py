@@ -9,7 +9,7 @@ from __future__ import annotations
 from linter.report.locations import primary
 from linter.report.model import Report
 from rules.framework import Finding
-from rules.verdict import Verdict
+from rules.verdict import DeploymentPlan, Verdict
 
 _VERDICT = {
     Verdict.SAFE: "safe",
@@ -79,6 +79,24 @@ def _headline(report: Report) -> str:
     return f"### {icon} ksafe {report.kind}: {state}"
 
 
+def _unchecked(notes: tuple[str, ...]) -> list[str]:
+    """Next to the verdict: what a safe verdict did not check."""
+    if not notes:
+        return []
+    return ["**Not checked** (describe() does not show it):", ""] + [
+        f"- {cell(n)}" for n in notes
+    ] + [""]
+
+
+def _plan(plan: DeploymentPlan, title: str) -> list[str]:
+    out = [f"#### {title}: {plan.strategy.value}", "", cell(plan.why)]
+    if plan.steps:
+        out.append("")
+        out += [f"{i}. {cell(step)}" for i, step in enumerate(plan.steps, 1)]
+    out.append("")
+    return out
+
+
 def render_markdown(report: Report) -> str:
     s = report.summary
     out = [_headline(report), ""]
@@ -98,14 +116,16 @@ def render_markdown(report: Report) -> str:
         out += [*_table(live, report, acknowledged=False), ""]
     elif not acked:
         out += ["No findings.", ""]
+    out += _unchecked(report.unchecked)
     if report.plan is not None:
-        out.append(f"#### Deployment plan: {report.plan.strategy.value}")
+        out += _plan(report.plan, "Deployment plan")
+    for app in report.apps:
+        out.append(
+            f"#### {cell(app.application)}: {_VERDICT[app.verdict]} ({_code(app.path)})"
+        )
         out.append("")
-        out.append(cell(report.plan.why))
-        if report.plan.steps:
-            out.append("")
-            out += [f"{i}. {cell(step)}" for i, step in enumerate(report.plan.steps, 1)]
-        out.append("")
+        out += _unchecked(app.unchecked)
+        out += _plan(app.plan, f"{cell(app.application)}: deployment plan")
     if acked:
         out += [f"<details><summary>Acknowledged ({len(acked)})</summary>", ""]
         out += [*_table(acked, report, acknowledged=True), "", "</details>", ""]
