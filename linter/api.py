@@ -20,10 +20,10 @@ from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.cluster import CLUSTER_RULES, run_cluster
+from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import Finding, Location, Rule, Severity, collect, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.facts import AppFacts, app_facts, unchecked
 from rules.verdict import Verdict, assess, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement

@@ -97,8 +97,8 @@ def assess(
         )
     complete = facts is not None and strategy in (DeployStrategy.RESET, DeployStrategy.BLUE_GREEN)
     if facts is not None and complete:
-        runbook = reset_steps(facts) if strategy is DeployStrategy.RESET else blue_green_steps(facts)
-        for step in runbook:
+        rebuild = reset_steps if strategy is DeployStrategy.RESET else blue_green_steps
+        for step in rebuild(facts):
             steps.setdefault(step)
         for f in live:
             if f.impact is Impact.DOWNSTREAM:  # consumers and other apps: not rebuilt with it

@@ -88,8 +88,8 @@ def _unchecked(notes: tuple[str, ...]) -> list[str]:
     ] + [""]
 
 
-def _plan(plan: DeploymentPlan, title: str) -> list[str]:
-    out = [f"#### {title}: {plan.strategy.value}", "", cell(plan.why)]
+def _plan(plan: DeploymentPlan) -> list[str]:
+    out = [cell(plan.why)]
     if plan.steps:
         out.append("")
         out += [f"{i}. {cell(step)}" for i, step in enumerate(plan.steps, 1)]
@@ -99,7 +99,7 @@ def _plan(plan: DeploymentPlan, title: str) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     s = report.summary
-    out = [_headline(report), ""]
+    out = [_headline(report), "", *_unchecked(report.unchecked)]
     if report.inputs:
         out.append(" · ".join(f"{k}: {_code(v)}" for k, v in sorted(report.inputs.items())))
         out.append("")
@@ -116,16 +116,17 @@ def render_markdown(report: Report) -> str:
         out += [*_table(live, report, acknowledged=False), ""]
     elif not acked:
         out += ["No findings.", ""]
-    out += _unchecked(report.unchecked)
     if report.plan is not None:
-        out += _plan(report.plan, "Deployment plan")
+        out += [f"#### Deployment plan: {report.plan.strategy.value}", ""]
+        out += _plan(report.plan)
     for app in report.apps:
         out.append(
-            f"#### {cell(app.application)}: {_VERDICT[app.verdict]} ({_code(app.path)})"
+            f"#### {cell(app.application)} ({_code(app.path)}): {_VERDICT[app.verdict]}, "
+            f"deployment plan: {app.plan.strategy.value}"
         )
         out.append("")
         out += _unchecked(app.unchecked)
-        out += _plan(app.plan, f"{cell(app.application)}: deployment plan")
+        out += _plan(app.plan)
     if acked:
         out += [f"<details><summary>Acknowledged ({len(acked)})</summary>", ""]
         out += [*_table(acked, report, acknowledged=True), "", "</details>", ""]

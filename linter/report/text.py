@@ -111,7 +111,10 @@ def _unchecked(notes: tuple[str, ...], indent: str) -> list[str]:
 
 
 def _plan(plan: DeploymentPlan, indent: str) -> list[str]:
-    out = [f"{indent}Deployment plan: {plan.strategy.value}", f"{indent}  why: {sanitize(plan.why)}"]
+    out = [
+        f"{indent}Deployment plan: {plan.strategy.value}",
+        f"{indent}  why: {sanitize(plan.why)}",
+    ]
     for i, step in enumerate(plan.steps, 1):
         out.append(f"{indent}  {i}. {sanitize(step)}")
     return out

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from linter import api
+from linter.report.model import Report
 from linter.report.text import render_text
 from linter.topology.parse import parse_file
 from tests.conftest import FIXTURES, ROOT, SHARED
@@ -18,7 +19,7 @@ EXAMPLES = FIXTURES / "examples"
 GOLDENS = FIXTURES / "reports" / "upgrade-guide"
 
 
-def _diff(before: str, after: str, app: str) -> api.Report:
+def _diff(before: str, after: str, app: str) -> Report:
     # paths relative to the repository, as a user types them, so the goldens hold no clone path
     rel = EXAMPLES.relative_to(ROOT)
     return api.diff(
@@ -58,7 +59,8 @@ def test_clicks_filter_gives_one_concrete_reset(update_goldens: bool) -> None:
     """The guide's own clicks example: a reset runbook with the real input topic, the stop
     first, the retention warning and the local state cleanup; nothing in place."""
     report = _diff("clicks-v1.txt", "clicks-v2.txt", "clicks-app")
-    assert report.plan is not None and report.plan.strategy.value == "application-reset"
+    assert report.plan is not None
+    assert report.plan.strategy.value == "application-reset"
     steps = report.plan.steps
     assert steps[0].startswith("Stop every instance of clicks-app")
     assert any(
@@ -83,13 +85,15 @@ def test_group_by_key_to_group_by_gives_a_blue_green_runbook(update_goldens: boo
     assert "store-renamed" not in names
     moved = next(f for f in report.findings if f.name == "store-moved-subtopology")
     assert "from sub-topology 0 to 1" in moved.message
-    assert report.plan is not None and report.plan.strategy.value == "blue-green"
+    assert report.plan is not None
+    assert report.plan.strategy.value == "blue-green"
     steps = "\n".join(report.plan.steps)
     assert "new application.id" in steps
     assert "order-forms-to-ship" in steps  # separate outputs or a cutover for its consumers
     assert "orders-by-customer" in steps  # retention precondition on the real input
     assert "restores from" not in steps
-    assert "0_*" not in steps and "1_*" not in steps
+    assert "0_*" not in steps
+    assert "1_*" not in steps
     _golden("orders.txt", render_text(report), update_goldens)
 
 
@@ -99,7 +103,8 @@ def test_window_shrunk_from_a_day_to_an_hour_says_what_was_not_checked(
     """The guide's windowed ``orders`` aggregation prints the same describe() for any window
     size: ``safe``, with the window size and grace period named as not checked."""
     report = _diff("orders-v1.txt", "orders-v1.txt", "daily-order-aggregator")
-    assert report.verdict is not None and report.verdict.value == "safe"
+    assert report.verdict is not None
+    assert report.verdict.value == "safe"
     notes = "\n".join(report.unchecked)
     assert "Whether orders is windowed, and the window size and grace period" in notes
     assert "serdes and schemas of the state stores (orders)" in notes
