@@ -123,3 +123,21 @@ def test_examples_are_the_guides_text() -> None:
         body = lines[2:]  # after the two headers, which the guide prints flush left too
         starts = [i for i, ln in enumerate(guide) if ln == body[0]]
         assert any(guide[i : i + len(body)] == body for i in starts), name
+
+
+def test_readme_shows_the_runbooks_as_they_now_read() -> None:
+    """Every plan and "not checked" line the README's Topology checks section quotes is a line
+    of a golden above, so the README cannot drift from the output."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Topology checks") : readme.index("## Input formats")]
+    quoted = [
+        ln
+        for ln in section.splitlines()
+        if ln.startswith(("  1. ", "  2. ", "  3. ", "  4. ", "  5. ", "  6. ", "  - "))
+    ]
+    goldens = {
+        ln for name in ("clicks.txt", "orders.txt", "orders-window.txt")
+        for ln in (GOLDENS / name).read_text(encoding="utf-8").splitlines()
+    }
+    assert len(quoted) >= 14
+    assert [ln for ln in quoted if ln not in goldens] == []
