@@ -5,7 +5,7 @@ the runbook lines it adds (``Hit.steps``). The verdict is the worst of them; the
 disruptive strategy asked for. In-place strategies (rolling bounce, stop and restart) list the
 findings' steps, each once. A reset or a blue-green deployment rebuilds the application from its
 inputs: their runbook (:mod:`rules.runbook`, filled in with the application's topics) replaces
-the in-place steps, and only the steps for other applications and consumers are kept.
+the in-place steps; the steps for consumers, other applications and new inputs are kept.
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ from rules.runbook import blue_green_steps, drain, reset_steps
 NOTHING_REQUIRED = "No finding requires more than a rolling bounce."
 # Findings whose in-place step is a drain: the plan adds how to tell the drain is done.
 _DRAINED_BY = frozenset({"repartition-topic-removed"})
+# Findings whose steps hold whatever the strategy: they are about the inputs (co-partitioning of
+# a new source topic) or the application's identity (retiring the old application.id), not
+# about state kept in place.
+_STILL_APPLY = frozenset({"source-topics-changed", "application-id-changed"})
 
 
 class Verdict(StrEnum):
@@ -101,7 +105,8 @@ def assess(
         for step in rebuild(facts):
             steps.setdefault(step)
         for f in live:
-            if f.impact is Impact.DOWNSTREAM:  # consumers and other apps: not rebuilt with it
+            # consumers and other apps are not rebuilt with it
+            if f.impact is Impact.DOWNSTREAM or f.name in _STILL_APPLY:
                 for step in f.steps:
                     steps.setdefault(step)
     else:

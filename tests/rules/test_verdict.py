@@ -256,3 +256,24 @@ def test_safe_diff_carries_the_note_and_unsafe_does_not() -> None:
     unsafe = api.diff(parse_file(clicks / "clicks-v1.txt"), parse_file(clicks / "clicks-v2.txt"))
     assert unsafe.verdict is Verdict.UNSAFE
     assert unsafe.unchecked == ()  # "unsafe" already says do not deploy as is
+
+
+def test_a_reset_keeps_the_steps_about_new_inputs_and_the_old_application_id() -> None:
+    new_input = finding(
+        "source-topics-changed",
+        impact=Impact.DATA_LOSS,
+        requires=DeployStrategy.STOP_AND_RESTART,
+        steps=("Check that payments has as many partitions as orders.",),
+    )
+    app_id = finding(
+        "application-id-changed",
+        severity=Severity.ERROR,
+        impact=Impact.STATE_LOSS,
+        requires=DeployStrategy.RESET,
+        steps=("When old-app is retired, delete its internal topics.",),
+    )
+    _, plan = assess([new_input, app_id, MOVED], FACTS)
+    assert plan.complete
+    assert "Check that payments has as many partitions as orders." in plan.steps
+    assert "When old-app is retired, delete its internal topics." in plan.steps
+    assert MOVED.steps[0] not in plan.steps
