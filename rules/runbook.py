@@ -95,7 +95,8 @@ def blue_green_steps(facts: AppFacts) -> tuple[str, ...]:
         "Wait until the new application has caught up (its lag on the input topics is near 0).",
     ]
     if facts.repartition_topics:
-        steps.append(f"Before the cutover, with {app} still running: " + drain(facts))
+        text = drain(facts)
+        steps.append(f"Before the cutover, with {app} still running, {text[0].lower()}{text[1:]}")
     steps += [
         f"Stop {app} and switch the consumers over to the new application's output topics.",
         f"Retire {app}: kafka-streams-application-reset.sh --bootstrap-server <host:port> "

@@ -110,7 +110,7 @@ def test_blue_green_has_no_in_place_steps_and_drains_the_old_app() -> None:
     assert "restores from" not in text
     assert "0_*" not in text
     assert "1_*" not in text
-    assert "Drain orders-app-by-customer-repartition" in text  # the old app, before the cutover
+    assert "still running, drain orders-app-by-customer-repartition: " in text  # before cutover
     assert "retention" in text
     assert "Tell the consumers of order-totals about the new key." in plan.steps
 
