@@ -15,15 +15,16 @@ from datetime import date
 from cluster_engine.plan import Plan
 from cluster_engine.simulate import Simulation, simulate
 from cluster_engine.snapshot import Snapshot
-from linter.report.model import Report, ReportKind, Summary
+from linter.report.model import AppVerdict, Report, ReportKind, Summary
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.cluster import CLUSTER_RULES, run_cluster
+from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import Finding, Location, Rule, Severity, collect, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.verdict import plan_of, verdict_of
+from rules.verdict import Verdict, assess, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
 from rules.workflow.acknowledgements import AcknowledgementCheck
@@ -66,6 +67,19 @@ def severity_overrides(rules: Iterable[Rule], settings: Settings) -> dict[str, S
     return out
 
 
+@dataclass(frozen=True)
+class AppScope:
+    """One application among the raw findings of a run: its ``count`` findings, in order from
+    the previous app's last, with the facts its runbook is filled in with and what its
+    verdict did not check."""
+
+    application: str
+    path: str
+    count: int
+    facts: AppFacts | None = None
+    unchecked: tuple[str, ...] = ()
+
+
 def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=Finding.sort_key))
 
@@ -77,6 +91,9 @@ def finish(
     *,
     inputs: Mapping[str, str] | None = None,
     verdict: bool | None = None,
+    facts: AppFacts | None = None,
+    notes: tuple[str, ...] = (),
+    apps: Sequence[AppScope] = (),
 ) -> Report:
     """Turn a run's raw findings into the :class:`Report` every command returns.
 
@@ -87,6 +104,11 @@ def finish(
 
     Paths in findings and ``inputs`` are made absolute against the current directory to match the
     acknowledgements' resolved ``path`` globs.
+
+    ``facts`` fill in the runbook of a reset or blue-green plan; ``notes`` say what describe()
+    could not show, kept only with a ``safe``/``safe-with-restore`` verdict. With two ``apps`` or
+    more, each gets its own verdict and plan (from its own findings, facts and notes) and the
+    report's verdict is the worst of them.
     """
     raw = list(findings)
     marked = raw
@@ -116,12 +138,37 @@ def finish(
         )
     ordered = sort_findings(marked)
     with_verdict = kind in ("diff", "cluster", "combined") if verdict is None else verdict
+    if len(apps) == 1:
+        facts, notes = apps[0].facts, apps[0].unchecked
+    if not with_verdict:
+        return Report(
+            kind=kind,
+            inputs=dict(inputs or {}),
+            findings=ordered,
+            summary=Summary.of(ordered),
+            notes=not_checked(ordered),
+        )
+    if len(apps) > 1:
+        per_app = _per_app(marked, apps)
+        worst = max((a.verdict for a in per_app), key=lambda v: v.rank)
+        overall = max(worst, verdict_of(ordered), key=lambda v: v.rank)
+        return Report(
+            kind=kind,
+            inputs=dict(inputs or {}),
+            findings=ordered,
+            verdict=overall,
+            apps=per_app,
+            summary=Summary.of(ordered),
+            notes=not_checked(ordered),
+        )
+    judged, plan = assess(ordered, facts)
     return Report(
         kind=kind,
         inputs=dict(inputs or {}),
         findings=ordered,
-        verdict=verdict_of(ordered) if with_verdict else None,
-        plan=plan_of(ordered) if with_verdict else None,
+        verdict=judged,
+        plan=plan,
+        unchecked=_kept(judged, notes),
         summary=Summary.of(ordered),
         notes=not_checked(ordered),
     )
@@ -131,6 +178,30 @@ def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:
     """What live findings say was not checked (their ``not_checked`` data), each once."""
     notes = (f.data.get("not_checked") for f in findings if f.acknowledged is None)
     return tuple(dict.fromkeys(str(n) for n in notes if n))
+
+
+def _kept(verdict: Verdict, notes: tuple[str, ...]) -> tuple[str, ...]:
+    # an unsafe verdict already says "do not deploy": the caveats belong to a "safe"
+    return notes if verdict is not Verdict.UNSAFE else ()
+
+
+def _per_app(marked: Sequence[Finding], apps: Sequence[AppScope]) -> tuple[AppVerdict, ...]:
+    out: list[AppVerdict] = []
+    start = 0
+    for app in apps:
+        own = sort_findings(marked[start : start + app.count])
+        start += app.count
+        judged, plan = assess(own, app.facts)
+        out.append(
+            AppVerdict(
+                application=app.application,
+                path=app.path,
+                verdict=judged,
+                plan=plan,
+                unchecked=_kept(judged, app.unchecked),
+            )
+        )
+    return tuple(out)
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:
@@ -180,6 +251,9 @@ def diff(
     state_dir = next(
         (c.state_dir for c in (streams_after, streams_before) if c and c.state_dir), None
     )
+    facts, notes = app_context(
+        before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
+    )
     rules = selected(TOPOLOGY_RULES, settings)
     severities = severity_overrides(rules, settings)
     findings: list[Finding] = []
@@ -199,7 +273,35 @@ def diff(
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
             if cfg is not None and cfg.path:
                 inputs[name] = cfg.path
-    return finish("diff", findings, settings, inputs={k: v for k, v in inputs.items() if v})
+    return finish(
+        "diff",
+        findings,
+        settings,
+        inputs={k: v for k, v in inputs.items() if v},
+        facts=facts,
+        notes=notes,
+    )
+
+
+def app_context(
+    before: Description | None,
+    after: Description | None,
+    application_id: str | None,
+    *,
+    state_dir: str | None = None,
+    configs: Iterable[StreamsConfig | None] = (),
+) -> tuple[AppFacts, tuple[str, ...]]:
+    """The facts a runbook for the upgrade ``before`` -> ``after`` is filled in with, and what a
+    verdict on it cannot check (from the version deployed; none without a topology)."""
+    exactly_once = any(
+        c is not None and c.processing_guarantee.startswith("exactly_once") for c in configs
+    )
+    facts = app_facts(
+        before, after, application_id=application_id, state_dir=state_dir,
+        exactly_once=exactly_once,
+    )
+    shown = after or before
+    return facts, (unchecked(shown) if shown is not None else ())
 
 
 def cluster_check(
@@ -278,4 +380,14 @@ def release(
         part, simulation = cluster_simulation(snapshot, plan, bare, snapshot_path=snapshot_path)
         findings += part.findings
         inputs |= part.inputs
-    return finish("combined", findings, settings, inputs=inputs), simulation
+    facts: AppFacts | None = None
+    notes: tuple[str, ...] = ()
+    if after is not None or streams_before is not None or streams_after is not None:
+        configs = (streams_after, streams_before)
+        app = settings.application_id or next(
+            (c.application_id for c in configs if c and c.application_id), None
+        )
+        state_dir = next((c.state_dir for c in configs if c and c.state_dir), None)
+        facts, notes = app_context(before, after, app, state_dir=state_dir, configs=configs)
+    report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
+    return report, simulation

@@ -1,24 +1,41 @@
-"""From findings to a verdict and a deployment plan.
+"""From findings to a verdict and a deployment plan, made together so they cannot disagree.
 
 Each hit says the least disruptive strategy under which its change is safe (``Hit.requires``) and
 the runbook lines it adds (``Hit.steps``). The verdict is the worst of them; the plan is the most
-disruptive strategy asked for, with every step in finding order, each once.
+disruptive strategy asked for. In-place strategies (rolling bounce, stop and restart) list the
+findings' steps, each once. A reset or a blue-green deployment rebuilds the application from its
+inputs: their runbook (:mod:`rules.runbook`, filled in with the application's topics) replaces
+the in-place steps; the steps for consumers, other applications and new inputs are kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.facts import AppFacts
 from rules.framework import DeployStrategy, Finding, Impact, Severity
+from rules.runbook import blue_green_steps, drain, reset_steps
+
+NOTHING_REQUIRED = "No finding requires more than a rolling bounce."
+# Findings whose in-place step is a drain: the plan adds how to tell the drain is done.
+_DRAINED_BY = frozenset({"repartition-topic-removed"})
+# Findings whose steps hold whatever the strategy: they are about the inputs (co-partitioning of
+# a new source topic) or the application's identity (retiring the old application.id), not
+# about state kept in place.
+_STILL_APPLY = frozenset({"source-topics-changed", "application-id-changed"})
 
 
 class Verdict(StrEnum):
     SAFE = "safe"
     SAFE_WITH_RESTORE = "safe-with-restore"
     UNSAFE = "unsafe"
+
+    @property
+    def rank(self) -> int:
+        return list(Verdict).index(self)
 
 
 class DeploymentPlan(BaseModel):
@@ -27,6 +44,9 @@ class DeploymentPlan(BaseModel):
     strategy: DeployStrategy
     why: str
     steps: tuple[str, ...] = ()
+    # the steps are the strategy's whole runbook, filled in with the application's topics (a
+    # renderer adds no generic steps of its own)
+    complete: bool = False
 
 
 def verdict_of(findings: Iterable[Finding]) -> Verdict:
@@ -46,17 +66,90 @@ def verdict_of(findings: Iterable[Finding]) -> Verdict:
     return verdict
 
 
-def plan_of(findings: Iterable[Finding]) -> DeploymentPlan:
-    """The most disruptive strategy any finding requires, with all their steps, deduplicated."""
-    strategy = DeployStrategy.ROLLING_BOUNCE
-    why = "No finding requires more than a rolling bounce."
-    steps: dict[str, None] = {}  # ordered and deduplicated in one (a list made this quadratic)
-    for f in findings:
-        if f.acknowledged is not None:
-            continue
-        if f.requires is not None and f.requires.rank > strategy.rank:
-            strategy = f.requires
-            why = f"{f.rule} {f.name}: {f.message}"
-        for step in f.steps:
+def plan_of(findings: Iterable[Finding], facts: AppFacts | None = None) -> DeploymentPlan:
+    """The deployment plan of :func:`assess`."""
+    return assess(findings, facts)[1]
+
+
+def assess(
+    findings: Iterable[Finding], facts: AppFacts | None = None
+) -> tuple[Verdict, DeploymentPlan]:
+    """The verdict and the plan, the plan's ``why`` written from the verdict: an ``unsafe``
+    verdict is never explained by "nothing requires more than a rolling bounce".
+
+    ``facts`` (the application's topics) turns a reset or blue-green plan into that strategy's
+    runbook; without them (cluster and fleet checks) the findings' own steps are listed.
+    """
+    # the findings the verdict counts, and no others: an info finding (a rule turned down in
+    # the config) asking for a reset would otherwise give "safe" next to a reset plan
+    live = [f for f in findings if f.acknowledged is None and f.severity is not Severity.INFO]
+    verdict = verdict_of(live)
+    deciding: Finding | None = None
+    for f in live:
+        if f.requires is not None and (deciding is None or f.requires.rank > _rank(deciding)):
+            deciding = f
+    strategy = deciding.requires if deciding is not None else None
+    strategy = strategy or DeployStrategy.ROLLING_BOUNCE
+    # errors no strategy fixes: the plan must say so before any step
+    blocking = [f for f in live if f.severity is Severity.ERROR and f.requires is None]
+    steps: dict[str, None] = {}  # ordered and deduplicated in one
+    if blocking:
+        names = ", ".join(dict.fromkeys(f"{f.rule} {f.name}" for f in blocking))
+        steps.setdefault(
+            f"Do not deploy until {names} is fixed or acknowledged: no deployment strategy "
+            "makes it safe."
+        )
+    complete = facts is not None and strategy in (DeployStrategy.RESET, DeployStrategy.BLUE_GREEN)
+    if facts is not None and complete:
+        rebuild = reset_steps if strategy is DeployStrategy.RESET else blue_green_steps
+        for step in rebuild(facts):
             steps.setdefault(step)
-    return DeploymentPlan(strategy=strategy, why=why, steps=tuple(steps))
+        for f in live:
+            # consumers and other apps are not rebuilt with it
+            if f.impact is Impact.DOWNSTREAM or f.name in _STILL_APPLY:
+                for step in f.steps:
+                    steps.setdefault(step)
+    else:
+        for f in live:
+            for step in f.steps:
+                steps.setdefault(step)
+            if facts is not None and f.name in _DRAINED_BY:
+                topics = tuple(r.name for r in f.resources if r.kind == "repartition-topic")
+                steps.setdefault(drain(facts, topics or None))
+    return verdict, DeploymentPlan(
+        strategy=strategy,
+        why=_why(verdict, deciding, blocking, live),
+        steps=tuple(steps),
+        complete=complete,
+    )
+
+
+def _rank(f: Finding) -> int:
+    return f.requires.rank if f.requires is not None else -1
+
+
+def _why(
+    verdict: Verdict,
+    deciding: Finding | None,
+    blocking: Sequence[Finding],
+    live: Sequence[Finding],
+) -> str:
+    if blocking:
+        f = blocking[0]
+        return f"Unsafe whatever the strategy: {f.rule} {f.name}: {f.message}"
+    if deciding is not None:
+        return f"{deciding.rule} {deciding.name}: {deciding.message}"
+    if verdict is Verdict.SAFE_WITH_RESTORE:
+        f = next(f for f in live if f.impact is Impact.RESTORE and f.severity is not Severity.INFO)
+        return f"A rolling bounce; state is rebuilt from changelogs: {f.rule} {f.name}: {f.message}"
+    return NOTHING_REQUIRED
+
+
+def agree(verdict: Verdict, plan: DeploymentPlan) -> str | None:
+    """Why ``verdict`` and ``plan`` contradict each other, or None: what a report checks when
+    it is built, so a renderer can never show ``unsafe`` next to "nothing required"."""
+    if verdict is not Verdict.SAFE and plan.why == NOTHING_REQUIRED:
+        return f"verdict {verdict.value} with the plan {plan.why!r}"
+    if verdict is Verdict.SAFE and plan.strategy is not DeployStrategy.ROLLING_BOUNCE:
+        return f"verdict safe with the plan {plan.strategy.value}"
+    return None

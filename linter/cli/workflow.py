@@ -27,6 +27,7 @@ from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import TopologyParseError, parse, parse_file
 from linter.topology.streams_config import StreamsConfig, parse_properties, parse_properties_file
+from rules.facts import AppFacts
 from rules.framework import Finding, Location, run
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.file_deleted import DeletedFile
@@ -77,12 +78,14 @@ def git_base_report(
     or renamed, linted when new, a ``topology-file-deleted`` finding when deleted."""
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
+    apps: list[api.AppScope] = []
     for n, change in enumerate(changes(revision, paths)):
         settings = config.settings_for(change.path)
         if application_id is not None:
             settings = replace(settings, application_id=application_id)
         key = f"file{n + 1}" if len(inputs) else "file"
         inputs[key] = change.path
+        first = len(findings)
         if change.status == "deleted":
             before = _try_parse(change.old_text or "", change.label_before)
             deleted = DeletedFile(change.path, revision, before, settings.application_id)
@@ -93,10 +96,14 @@ def git_base_report(
                 deleted,
                 severities=api.severity_overrides(rules, settings),
             )
+            facts, _ = api.app_context(before, None, settings.application_id)
+            apps.append(_scope(change.path, settings, facts, (), len(findings) - first))
             continue
         after = parse_file(change.path)
         if change.status == "added":
             findings += _lint_findings(after, settings)
+            facts, notes = api.app_context(None, after, settings.application_id)
+            apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
             continue
         before = parse(change.old_text or "", change.label_before)
         where = config.for_path(change.path)
@@ -110,7 +117,26 @@ def git_base_report(
         )
         found = _diff_findings(before, after, settings, config_before, config_after)
         findings += [_anchored(f, change.path) for f in found]
-    return api.finish("diff", findings, config.settings, inputs=inputs)
+        configs = (config_after, config_before)
+        app = settings.application_id or next(
+            (c.application_id for c in configs if c and c.application_id), None
+        )
+        state_dir = next((c.state_dir for c in configs if c and c.state_dir), None)
+        if before == after and len(findings) == first:
+            continue  # unchanged: no upgrade of this application to plan
+        facts, notes = api.app_context(before, after, app, state_dir=state_dir, configs=configs)
+        apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
+    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps)
+
+
+def _scope(
+    path: str, settings: api.Settings, facts: AppFacts, notes: tuple[str, ...], count: int
+) -> api.AppScope:
+    """One file's application: named by its application id, else by the file's name."""
+    name = facts.application_id or settings.application_id or Path(path).stem
+    return api.AppScope(
+        application=name, path=path, count=count, facts=facts, unchecked=notes
+    )
 
 
 def _shown(path: str) -> str:

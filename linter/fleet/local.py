@@ -7,9 +7,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from linter.api import Settings
-from linter.fleet.lineage import Edge, edges, judge, whole_graph
+from linter.fleet.lineage import CLUSTER_CHECK, LINEAGE_CHECK, Edge, edges, judge, whole_graph
 from linter.fleet.rows import AppRow, FindingRow
 from linter.fleet.scan import Version, scan_app
+from linter.fleet.verdicts import with_fleet
 from rules.fleet.graph import PartitionChange
 
 
@@ -18,6 +19,18 @@ class LocalScan:
     findings: tuple[FindingRow, ...]  # sorted as the findings table
     apps: tuple[AppRow, ...]  # by app_id; counts are the app's own (not the fleet findings)
     edges: tuple[Edge, ...]
+
+    def verdicts(self) -> dict[str, tuple[str | None, str | None]]:
+        """Each app's ``(verdict, strategy)`` with its fleet findings counted, as the apps
+        table of the Spark job holds them."""
+        fleet: dict[str, list[FindingRow]] = {}
+        for f in self.findings:
+            if f.app_id is not None and f.check in (LINEAGE_CHECK, CLUSTER_CHECK):
+                fleet.setdefault(f.app_id, []).append(f)
+        return {
+            a.app_id: with_fleet(a.verdict, a.strategy, fleet.get(a.app_id, ()))
+            for a in self.apps
+        }
 
 
 def scan_fleet(

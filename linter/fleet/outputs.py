@@ -70,12 +70,16 @@ def write_tables(
     the findings (written by :func:`write_findings`) for the aggregates.
 
     ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them;
-    ``apps`` counts each app's own findings, to which its fleet findings are added here.
+    ``apps`` counts each app's own findings, to which its fleet findings are added here; its
+    verdict and strategy are made worse by them (:mod:`linter.fleet.verdicts`).
     """
     from pyspark.sql import functions as F
 
+    from linter.fleet.verdicts import STRATEGIES, VERDICTS, combined, rank_columns
+
     spark = findings.sparkSession
     severities = {"errors": "error", "warnings": "warning", "infos": "info"}
+    verdict_rank, strategy_rank = rank_columns()
     per_app = (
         fleet_findings.where(F.col("app_id").isNotNull() & F.col("acknowledged").isNull())
         .groupBy("app_id")
@@ -83,13 +87,20 @@ def write_tables(
             *(F.sum((F.col("severity") == s).cast("int")).alias(f"fleet_{c}")
               for c, s in severities.items()),
             F.count(F.lit(1)).alias("fleet_findings"),
+            F.max(verdict_rank).alias("fleet_verdict"),
+            F.max(strategy_rank).alias("fleet_strategy"),
         )
     )  # fmt: skip
     counts = (*severities, "fleet_findings")
     summary = (
         apps.join(per_app, "app_id", "left")
         .fillna(0, subset=[f"fleet_{c}" for c in severities] + ["fleet_findings"])
+        .fillna(-1, subset=["fleet_verdict", "fleet_strategy"])
         .withColumns({c: F.col(c) + F.col(f"fleet_{c}") for c in severities})
+        .withColumns({
+            "verdict": combined(F.col("verdict"), F.col("fleet_verdict"), VERDICTS),
+            "strategy": combined(F.col("strategy"), F.col("fleet_strategy"), STRATEGIES),
+        })  # an app whose upgrade breaks another (or whose state another breaks) is not safe
         .withColumn(
             "risk",
             (F.col("status") == "quarantined").cast("int") * 1000

@@ -72,4 +72,20 @@ def render_github(report: Report) -> str:
         f"{s.infos} info, {s.acknowledged} acknowledged"
     )
     lines += [f"note: {sanitize(n)}" for n in report.notes]
+    lines += _unchecked("ksafe: not checked", report.unchecked)
+    for app in report.apps:
+        lines.append(
+            f"ksafe {sanitize(app.application)} ({sanitize(app.path)}): verdict "
+            f"{app.verdict.value}, plan {app.plan.strategy.value}"
+        )
+        lines += _unchecked(f"ksafe {app.application}: not checked", app.unchecked)
     return "\n".join(lines) + "\n"
+
+
+def _unchecked(title: str, notes: tuple[str, ...]) -> list[str]:
+    """What a safe verdict did not check, as one notice on the run (no file: it is about the
+    whole application)."""
+    if not notes:
+        return []
+    message = "describe() does not show it:\n" + "\n".join(f"- {_shown(n)}" for n in notes)
+    return [f"::notice title={escape_property(sanitize(title))}::{escape_data(message)}"]

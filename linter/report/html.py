@@ -22,14 +22,14 @@ from markupsafe import Markup
 
 from linter.report.diagram import build_diagram
 from linter.report.marks import marks_for
-from linter.report.model import Report
+from linter.report.model import AppVerdict, Report
 from linter.report.ruledocs import doc_blocks
 from linter.report.scene import Diagram, Marks, finding_anchor
 from linter.report.timeline import timeline_chart, timeline_from_simulation, timeline_rows
 from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description
 from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
-from rules.verdict import Verdict
+from rules.verdict import DeploymentPlan, Verdict
 
 IMPACTS: Mapping[Impact, tuple[str, str]] = {
     Impact.STATE_LOSS: ("State loss", "Local state and its changelog are abandoned."),
@@ -161,9 +161,11 @@ def build_context(
         "kind": report.kind,
         "inputs": sorted(report.inputs.items()),
         "verdict": _verdict(report),
+        "unchecked": list(report.unchecked),
         "plan": _plan(report),
+        "apps": [_app(report, a) for a in report.apps],
         "summary": report.summary.model_dump(),
-        "checklist": _checklist(findings),
+        "checklist": _checklist(findings, report.plan),
         "groups": _groups(findings),
         "rule_docs": [_rule_doc(r) for r in rules],
         "diagrams": [_plain(asdict(d)) for d in diagrams],
@@ -218,19 +220,41 @@ def _plan(report: Report) -> dict[str, Any] | None:
         return None
     if report.kind == "cluster" and not any(f.requires for f in report.findings):
         return None  # a Streams deployment strategy means nothing for a cluster-only change
-    label, generic = STRATEGIES[report.plan.strategy]
+    return _plan_data(report, report.plan)
+
+
+def _plan_data(report: Report, plan: DeploymentPlan) -> dict[str, Any]:
+    label, generic = STRATEGIES[plan.strategy]
+    if plan.complete:
+        generic = ()
     sources: dict[str, list[dict[str, str]]] = {}
     for f in report.findings:
         if f.acknowledged is None:
             for step in f.steps:
                 sources.setdefault(step, []).append({"rule": f.rule, "anchor": _anchor(f)})
     return {
-        "strategy": report.plan.strategy.value,
+        "strategy": plan.strategy.value,
         "label": label,
-        "why": report.plan.why,
+        "why": plan.why,
         "generic": list(generic),
-        "steps": [{"text": s, "from": sources.get(s, [])} for s in report.plan.steps],
+        "steps": [{"text": s, "from": sources.get(s, [])} for s in plan.steps],
     }
+
+
+def _app(report: Report, app: AppVerdict) -> dict[str, Any]:
+    label, explain = VERDICTS[app.verdict]
+    return {
+        "application": app.application,
+        "path": app.path,
+        "verdict": {"value": app.verdict.value, "label": label, "explain": explain},
+        "unchecked": list(app.unchecked),
+        "plan": _plan_data(report, app.plan),
+    }
+
+
+# Strategies that rebuild the application from its inputs: nothing is drained, restored or
+# cleaned up in place.
+_REBUILT = frozenset({DeployStrategy.RESET, DeployStrategy.BLUE_GREEN})
 
 
 def _anchor(f: Finding) -> str:
@@ -250,9 +274,12 @@ _CHECKLIST: tuple[tuple[str, str, frozenset[str], frozenset[Impact] | None], ...
 )
 
 
-def _checklist(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+def _checklist(findings: Sequence[Finding], plan: DeploymentPlan | None) -> list[dict[str, Any]]:
     out = []
+    rebuilt = plan is not None and plan.strategy in _REBUILT
     for key, label, kinds, impacts in _CHECKLIST:
+        if rebuilt and key != "lost":
+            continue  # in-place work the rebuild makes moot
         items = sorted({
             (r.kind, r.name)
             for f in findings

@@ -9,7 +9,7 @@ from __future__ import annotations
 from linter.report.locations import primary
 from linter.report.model import Report
 from rules.framework import Finding
-from rules.verdict import Verdict
+from rules.verdict import DeploymentPlan, Verdict
 
 _VERDICT = {
     Verdict.SAFE: "safe",
@@ -79,9 +79,27 @@ def _headline(report: Report) -> str:
     return f"### {icon} ksafe {report.kind}: {state}"
 
 
+def _unchecked(notes: tuple[str, ...]) -> list[str]:
+    """Next to the verdict: what a safe verdict did not check."""
+    if not notes:
+        return []
+    return ["**Not checked** (describe() does not show it):", ""] + [
+        f"- {cell(n)}" for n in notes
+    ] + [""]
+
+
+def _plan(plan: DeploymentPlan) -> list[str]:
+    out = [cell(plan.why)]
+    if plan.steps:
+        out.append("")
+        out += [f"{i}. {cell(step)}" for i, step in enumerate(plan.steps, 1)]
+    out.append("")
+    return out
+
+
 def render_markdown(report: Report) -> str:
     s = report.summary
-    out = [_headline(report), ""]
+    out = [_headline(report), "", *_unchecked(report.unchecked)]
     if report.inputs:
         out.append(" · ".join(f"{k}: {_code(v)}" for k, v in sorted(report.inputs.items())))
         out.append("")
@@ -99,13 +117,16 @@ def render_markdown(report: Report) -> str:
     elif not acked:
         out += ["No findings.", ""]
     if report.plan is not None:
-        out.append(f"#### Deployment plan: {report.plan.strategy.value}")
+        out += [f"#### Deployment plan: {report.plan.strategy.value}", ""]
+        out += _plan(report.plan)
+    for app in report.apps:
+        out.append(
+            f"#### {cell(app.application)} ({_code(app.path)}): {_VERDICT[app.verdict]}, "
+            f"deployment plan: {app.plan.strategy.value}"
+        )
         out.append("")
-        out.append(cell(report.plan.why))
-        if report.plan.steps:
-            out.append("")
-            out += [f"{i}. {cell(step)}" for i, step in enumerate(report.plan.steps, 1)]
-        out.append("")
+        out += _unchecked(app.unchecked)
+        out += _plan(app.plan)
     if acked:
         out += [f"<details><summary>Acknowledged ({len(acked)})</summary>", ""]
         out += [*_table(acked, report, acknowledged=True), "", "</details>", ""]

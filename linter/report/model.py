@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from rules.framework import Finding, Severity
-from rules.verdict import DeploymentPlan, Verdict
+from rules.verdict import DeploymentPlan, Verdict, agree
 
 ReportKind = Literal["parse", "lint", "diff", "cluster", "combined"]
 
@@ -32,12 +32,36 @@ class Summary(BaseModel):
         )
 
 
+class AppVerdict(BaseModel):
+    """One application's verdict and plan, when a run checks several (``ksafe diff --git-base``
+    over the files of several apps): each app is deployed on its own."""
+
+    model_config = ConfigDict(frozen=True)
+
+    application: str
+    path: str
+    verdict: Verdict
+    plan: DeploymentPlan
+    unchecked: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _agree(self) -> AppVerdict:
+        problem = agree(self.verdict, self.plan)
+        if problem is not None:
+            raise ValueError(f"{self.application}: {problem}")
+        return self
+
+
 class Report(BaseModel):
     """What ``lint``, ``diff``, ``cluster check`` and ``report`` produce.
 
     ``inputs`` names the files read (``before``/``after``/``snapshot``/``plan``...). ``verdict``
-    and ``plan`` are set for diffs and cluster checks; ``notes`` qualify the verdict with what
-    was not checked (``not checked: no topic capture ...``).
+    and ``plan`` are set for diffs and cluster checks; they are checked to agree when the report
+    is built. ``notes`` qualify the verdict with what a cluster check did not check (``not
+    checked: no topic capture ...``); ``unchecked`` says what a ``safe``/``safe-with-restore``
+    verdict of a topology diff could not check (describe() does not show it). ``apps`` holds one
+    verdict and plan per application when a run checks several; ``plan`` is then None (each app
+    has its own).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -47,8 +71,18 @@ class Report(BaseModel):
     findings: tuple[Finding, ...] = ()
     verdict: Verdict | None = None
     plan: DeploymentPlan | None = None
+    unchecked: tuple[str, ...] = ()
+    apps: tuple[AppVerdict, ...] = ()
     summary: Summary = Summary()
     notes: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _agree(self) -> Report:
+        if self.verdict is not None and self.plan is not None:
+            problem = agree(self.verdict, self.plan)
+            if problem is not None:
+                raise ValueError(problem)
+        return self
 
     def fails(self, fail_on: Severity | None) -> bool:
         """True when an unacknowledged finding is at or above ``fail_on`` (None: never)."""

@@ -141,6 +141,10 @@ def to_sarif(report: Report) -> dict[str, Any]:
         run["properties"]["notes"] = list(report.notes)
     if report.plan is not None:
         run["properties"]["deploymentPlan"] = report.plan.model_dump(mode="json")
+    if report.unchecked:
+        run["properties"]["unchecked"] = list(report.unchecked)
+    if report.apps:
+        run["properties"]["apps"] = [a.model_dump(mode="json") for a in report.apps]
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

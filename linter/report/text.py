@@ -7,7 +7,7 @@ import re
 
 from linter.report.model import Report
 from rules.framework import Finding, Location, Severity
-from rules.verdict import Verdict
+from rules.verdict import DeploymentPlan, Verdict
 
 _COLOR = {
     Severity.ERROR: "\033[31m",
@@ -88,9 +88,33 @@ def render_text(report: Report, *, color: bool = False) -> str:
         out.append("Verdict: " + _paint(report.verdict.value, report.verdict, color))
     for note in report.notes:
         out.append(f"  note: {sanitize(note)}")
+    out += _unchecked(report.unchecked, "")
     if report.plan is not None:
-        out.append(f"Deployment plan: {report.plan.strategy.value}")
-        out.append(f"  why: {sanitize(report.plan.why)}")
-        for i, step in enumerate(report.plan.steps, 1):
-            out.append(f"  {i}. {sanitize(step)}")
+        out += _plan(report.plan, "")
+    for app in report.apps:
+        out.append("")
+        out.append(
+            f"Application {sanitize(app.application)} ({sanitize(app.path)}): "
+            + _paint(app.verdict.value, app.verdict, color)
+        )
+        out += _unchecked(app.unchecked, "  ")
+        out += _plan(app.plan, "  ")
     return "\n".join(out) + "\n"
+
+
+def _unchecked(notes: tuple[str, ...], indent: str) -> list[str]:
+    if not notes:
+        return []
+    return [f"{indent}Not checked (describe() does not show it):"] + [
+        f"{indent}  - {sanitize(n)}" for n in notes
+    ]
+
+
+def _plan(plan: DeploymentPlan, indent: str) -> list[str]:
+    out = [
+        f"{indent}Deployment plan: {plan.strategy.value}",
+        f"{indent}  why: {sanitize(plan.why)}",
+    ]
+    for i, step in enumerate(plan.steps, 1):
+        out.append(f"{indent}  {i}. {sanitize(step)}")
+    return out

@@ -131,3 +131,45 @@ def test_streams_properties_are_compared_across_the_revision_too(
     sides = {(loc["path"], loc["side"]) for loc in changed["locations"]}
     assert ("config/wc.properties@HEAD", "before") in sides
     assert ("config/wc.properties", "after") in sides
+
+
+def test_two_apps_get_one_verdict_and_plan_each(
+    repo: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two applications changed in one run are deployed separately: each gets its own named
+    verdict and plan (a reset for one, blue-green for the other), never one merged list."""
+    repo.write("topology/word-count.txt", example("word-count-v2.txt"))
+    repo.write("topology/orders.txt", example("orders-v2.txt"))
+    code, report = run_json(capsys, "--git-base", "HEAD", "topology")
+    assert code == 1
+    assert report["plan"] is None
+    assert report["verdict"] == "unsafe"
+    by_name = {a["application"]: a for a in report["apps"]}
+    assert set(by_name) == {"word-count", "orders"}
+    assert by_name["word-count"]["path"] == "topology/word-count.txt"
+    assert by_name["word-count"]["plan"]["strategy"] == "application-reset"
+    assert by_name["orders"]["plan"]["strategy"] == "blue-green"
+    reset = "\n".join(by_name["word-count"]["plan"]["steps"])
+    assert "--input-topics words " in reset
+    assert "orders-by-customer" not in reset  # the other app's input stays out of this plan
+    assert "words" not in "\n".join(by_name["orders"]["plan"]["steps"])
+    for fmt, heading in (
+        ("text", "Application word-count (topology/word-count.txt): unsafe"),
+        (
+            "markdown",
+            "#### word-count (`topology/word-count.txt`): unsafe, deployment plan: "
+            "application-reset",
+        ),
+    ):
+        main(["diff", "--format", fmt, "--git-base", "HEAD", "topology"])
+        out = capsys.readouterr().out
+        assert heading in out, fmt
+        assert out.count("Deployment plan: application-reset") == 1 or fmt == "markdown"
+
+
+def test_one_app_keeps_the_single_plan(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    repo.write("topology/word-count.txt", example("word-count-v2.txt"))
+    _, report = run_json(capsys, "--git-base", "HEAD", "topology")
+    assert report["apps"] == []
+    assert report["plan"]["strategy"] == "application-reset"
+    assert report["plan"]["complete"] is True

@@ -79,6 +79,21 @@ def test_apps_table(spark: Any, scanned: tuple[Path, Any, dict[str, Any]]) -> No
         "deployed_version string",
     )
     assertDataFrameEqual(apps, expected, checkRowOrder=True)
+    # verdicts count the fleet findings, as the single-process scan computes them
+    from linter.fleet.cluster import load_changes
+    from linter.fleet.inputs import assemble
+    from linter.fleet.local import scan_fleet
+
+    fleet = {
+        app.name: assemble(app.name, [(p.name, p.read_text(encoding="utf-8"))
+                                      for p in sorted(app.iterdir())])
+        for app in sorted((FLEET / "small").iterdir())
+    }  # fmt: skip
+    changes = load_changes(str(FLEET / "plan-add-partitions.yaml"), str(FLEET / "snapshot.yaml"))
+    verdicts = scan_fleet(fleet, changes=changes).verdicts()
+    table = spark.read.parquet(str(out / "apps.parquet")).collect()
+    assert {r["app_id"]: (r["verdict"], r["strategy"]) for r in table} == verdicts
+    assert verdicts["orders-enricher"][0] == "unsafe"
 
 
 def test_fleet_findings(spark: Any, scanned: tuple[Path, Any, dict[str, Any]]) -> None:
