@@ -9,10 +9,13 @@ one regex for all nodes of a block in real output, a careful path for anything h
 which also explains errors. Every model object records the line and column where it starts.
 
 Tolerated besides real output of AK 1.0 - 4.4: text around the description (a log prefix on
-the header line, log lines before and after it), a missing ``Topologies:`` line, CRLF, tabs and
-ragged indentation, trailing spaces, arrows on the node line (the condensed layout the Kafka
-tutorial shows), and the AK 4.4 CLI formatter's ``(topic: null)``. Anything else raises
-:class:`TopologyParseError`; a partial model is never returned.
+the header line, log lines before and after it), a prefix pasted on every line (a log's
+timestamp or container name, a comment marker: :mod:`linter.topology.margin`), a missing
+``Topologies:`` line, CRLF, tabs and ragged indentation, trailing spaces, arrows on the node
+line (the condensed layout the Kafka tutorial shows), and the AK 4.4 CLI formatter's
+``(topic: null)``. Anything else raises :class:`TopologyParseError`; a partial model is never
+returned: a node, ``Sub-topology:`` or arrow line outside the part read as the description is
+an error at that line.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
-from linter.topology import parse_nodes
+from linter.topology import margin, parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
@@ -49,14 +52,16 @@ from linter.topology.parse_nodes import EMPTY, TOPIC_LIST, Located, as_set, quot
 __all__ = ["TopologyParseError", "decode", "parse", "parse_file"]
 
 _GLOBAL_SUFFIX = "for global store (will not generate tasks)"
+# describe() prints the id of a sub-topology, a Java int
+_MAX_ID = 2**31 - 1
 _SUBTOPOLOGY_ID = re.compile(r"Sub-topology:[ \t]*([0-9]+)")
 
 # Where the description starts: the first header, possibly behind a log prefix on its line...
 _HEADER = re.compile(
     r"^[^\n]*?(?:Sub-topologies:|Topologies:|Topology(?::| -) [^\n]*:)[ \t]*$", re.MULTILINE
 )
-# ...or, pasted without its header, the first `Sub-topology:` line.
-_HEADLESS = re.compile(r"^[ \t]*Sub-topology:", re.MULTILINE)
+# ...or, pasted without its header, the first `Sub-topology:` line (possibly behind a prefix).
+_HEADLESS = re.compile(r"^[^\n]*?(?<![\w-])Sub-topology:[ \t]*[0-9]", re.MULTILINE)
 # Where it ends: a line in column 1 without a keyword (a log line), if no description follows.
 _FOREIGN = re.compile(
     r"(?![ \t\n]|Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)"
@@ -101,6 +106,11 @@ class _Builder(Transformer[Token, Description]):
         header = children[0]
         number = _SUBTOPOLOGY_ID.search(header)
         assert number is not None  # the SUBTOPOLOGY terminal guarantees it
+        position = _position(header)
+        digits = number[1].lstrip("0") or "0"
+        if len(digits) > len(str(_MAX_ID)) or int(digits) > _MAX_ID:
+            expected = f"a sub-topology id from 0 to {_MAX_ID}"
+            raise Located(position.line, position.column, expected, quote(number[1]))
         is_global = _GLOBAL_SUFFIX in header
         nodes: list[Node] = []
         mentioned: set[str] = set()
@@ -114,12 +124,11 @@ class _Builder(Transformer[Token, Description]):
             if len(declared) != len(raws):
                 _reject_duplicate([(raw[2], raw[6]) for raw in raws])
             nodes = parse_nodes.build(raws, declared, self.strict, is_global)
-        position = _position(header)
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             kinds = ", ".join(node.kind for node in nodes)
             expected = "one Source and one Processor in a global-store block"
             raise Located(position.line, position.column, expected, kinds)
-        return Subtopology(int(number[1]), frozenset(nodes), is_global, position)
+        return Subtopology(int(digits), frozenset(nodes), is_global, position)
 
     def headless(self, children: list[Subtopology]) -> Topology:
         return _topology(children, None, children[0].position, "describe")
@@ -156,7 +165,7 @@ def _reject_duplicate(named: list[tuple[str, Position]]) -> None:
     seen: set[str] = set()
     for name, where in named:
         if name in seen:
-            found = f"a second node {name!r}"
+            found = f"a second node {quote(name)}"
             raise Located(where.line, where.column, "node names unique in a topology", found)
         seen.add(name)
 
@@ -253,7 +262,11 @@ class _LineLexer(Lexer):
             if found is None:
                 foreign = pos == line_start and _FOREIGN.match(text, pos)
                 if foreign and not _CONTENT.search(text, pos):
-                    return  # a log line after the description: the end of it
+                    # a log line after the description: the end of it, unless what follows
+                    # still looks like a description (behind a prefix, say)
+                    where = f"after the end of the description (at line {line})"
+                    margin.reject_stray(text, pos, len(text), where)
+                    return
                 line_end = text.find("\n", pos, end)
                 rest = text[pos : end if line_end < 0 else line_end]
                 stripped = rest.lstrip(" \t")
@@ -321,13 +334,13 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     try:
-        start = _start(text)
+        text, start, end = _bounds(text)
         enabled = gc.isenabled()
         # the model holds no reference cycles: the cycle collector, run again and again while
         # tens of thousands of objects are made, would only add a third to the time
         gc.disable()
         try:
-            result = _parser(strict).parse(TextSlice(text, start, len(text)))
+            result = _parser(strict).parse(TextSlice(text, start, end))
         finally:
             if enabled:
                 gc.enable()
@@ -370,9 +383,28 @@ def _line_column(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _start(text: str) -> int:
-    """Where the description starts in text that may come from a log (the lexer finds where
-    it ends)."""
+def _bounds(text: str) -> tuple[str, int, int]:
+    """The text with a prefix pasted on each line blanked out (see :mod:`.margin`), and where
+    the description starts and ends in it (the lexer finds the end of unprefixed text); no line
+    outside these bounds may look like a part of a description."""
+    line_start, start = _start(text)
+    end = len(text)
+    stripped = margin.strip_prefix(text, line_start, start)
+    if stripped is not None:
+        text, end = stripped
+    if line_start > 0:
+        first = text.count("\n", 0, line_start) + 1
+        margin.reject_stray(text, 0, line_start, f"before the description (from line {first})")
+    if end < len(text):
+        last = text.count("\n", 0, end) + 1
+        where = f"after the end of the description (at line {last})"
+        margin.reject_stray(text, end, len(text), where)
+    return text, start, end
+
+
+def _start(text: str) -> tuple[int, int]:
+    """Where the line of the description's first header starts, and where the header itself
+    does (behind a log prefix on its line, say)."""
     header = _HEADER.search(text)
     if header is not None:
         line = header.group(0).rstrip(" \t")
@@ -383,15 +415,15 @@ def _start(text: str) -> int:
         else:
             found = [i for i in (line.find("Topology: "), line.find("Topology - ")) if i >= 0]
             start = header.start() + min(found)
-    else:
-        headless = _HEADLESS.search(text)
-        if headless is None:
-            first = text.lstrip()
-            line_no, column = _line_column(text, len(text) - len(first))
-            what = quote(first.split("\n", 1)[0]) if first else "an empty text"
-            raise Located(line_no, column, "a describe() text, from `Topologies:` on", what)
-        start = headless.start()
-    return start
+        return header.start(), start
+    headless = _HEADLESS.search(text)
+    if headless is None:
+        first = text.lstrip()
+        line_no, column = _line_column(text, len(text) - len(first))
+        what = quote(first.split("\n", 1)[0]) if first else "an empty text"
+        raise Located(line_no, column, "a describe() text, from `Topologies:` on", what)
+    keyword = headless.group(0).rfind("Sub-topology:")
+    return headless.start(), headless.start() + keyword
 
 
 def _lark_error(error: UnexpectedInput, text: str, path: str) -> TopologyParseError:

@@ -266,9 +266,9 @@ def _split_node_slowly(text: str, line: int) -> Raw:
                 raise Located(line + index, arrow_column, _arrows_of(kind), quote(stripped))
             predecessors = names
     if successors is None and kind != "Sink":
-        raise Located(line, column, f"a `-->` line under {kind} {name!r}", "no `-->` line")
+        raise Located(line, column, f"a `-->` line under {kind} {quote(name)}", "no `-->` line")
     if predecessors is None and kind != "Source":
-        raise Located(line, column, f"a `<--` line under {kind} {name!r}", "no `<--` line")
+        raise Located(line, column, f"a `<--` line under {kind} {quote(name)}", "no `<--` line")
     return kind, keyword, name, payload, successors, predecessors, Position(line, column), text
 
 

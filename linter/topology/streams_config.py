@@ -13,6 +13,7 @@ from pathlib import Path
 
 from linter.topology.errors import StreamsConfigError
 from linter.topology.parse import decode
+from linter.topology.parse_nodes import quote
 
 __all__ = [
     "ConfigChange",
@@ -78,7 +79,8 @@ class StreamsConfig:
         if not items:
             return frozenset()
         if len(items) > 1 and ("all" in items or "none" in items):
-            raise self.error(entry, f"{entry.value.strip()!r} is not a valid optimization config "
+            value = quote(entry.value.strip())
+            raise self.error(entry, f"{value} is not a valid optimization config "
                              "(none/all cannot be combined with other values)")
         if items == ["all"]:
             return frozenset(OPTIMIZATIONS)
@@ -86,7 +88,8 @@ class StreamsConfig:
             return frozenset()
         bad = [i for i in items if i not in OPTIMIZATIONS]
         if bad:
-            raise self.error(entry, f"unknown topology.optimization value {bad[0]!r} (expected "
+            value = quote(bad[0])
+            raise self.error(entry, f"unknown topology.optimization value {value} (expected "
                              f"none, all or a list of {', '.join(OPTIMIZATIONS)})")
         return frozenset(items)
 

@@ -1,0 +1,124 @@
+"""Where a pasted describe() text starts and ends, and the prefix pasted on each of its lines.
+
+Copied from a log or from source code, every line of the text may carry the same prefix:
+``kubectl logs --timestamps`` (``2026-11-23T10:15:00.123456789Z ``), ``docker compose logs``
+(``orders-app-1  | ``), line comments (``// ``, ``# ``), a javadoc margin (`` * ``), indented or
+not. The prefix is the text in front of the first header (``Topologies:``, ``Topology: <name>:``,
+``Sub-topologies:``, or ``Sub-topology: <id>`` when the header was not pasted), taken as the
+prefix of every line only when the next line carries it too; a timestamp in it stands for any
+timestamp, since each line gets its own. It is overwritten with spaces (not cut) so that lines
+and columns still point into the original text.
+
+Whatever lies outside the description (before its first header, after its last line) must not
+look like a part of it: a node line, a ``Sub-topology:`` line or an arrow line there raises a
+located error, so that a text is never read as fewer nodes than it shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from linter.topology.parse_nodes import Located, quote
+
+# A timestamp in a prefix stands for any timestamp: ISO 8601 / RFC 3339 (kubectl trims trailing
+# zeros of the fraction, log4j writes `,123`), or a time of day alone.
+_DATE_TIME = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
+    r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
+)
+_TIME = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?"
+_TIMESTAMP = re.compile(f"(?P<date>{_DATE_TIME})|{_TIME}")
+
+# What may follow the prefix on a line of the description: a keyword of the format, or nothing.
+_DESCRIBE_LINE = re.compile(
+    r"[ \t]*(?:Topologies:|Topology(?::| -) |Sub-topolog|Source:|Processor:|Sink:|-->|<--"
+    r"|Global Stores:|GlobalStore:|none[ \t]*$|$)"
+)
+
+# Candidates for a line that looks like a part of a description; :func:`_looks_like` decides.
+_CANDIDATE = re.compile(r"Source:|Processor:|Sink:|GlobalStore:|Sub-topology:|-->|<--")
+_PAYLOADS = ("(topics:", "(stores:", "(topic:", "(extractor class:")
+_SUBTOPOLOGY_ID = re.compile(r"[ \t]*[0-9]")
+
+
+def _prefix_pattern(marker: str) -> re.Pattern[str]:
+    parts: list[str] = []
+    at = 0
+    for stamp in _TIMESTAMP.finditer(marker):
+        parts.append(re.escape(marker[at : stamp.start()]))
+        parts.append(_DATE_TIME if stamp["date"] else _TIME)
+        at = stamp.end()
+    parts.append(re.escape(marker[at:]))
+    return re.compile(r"[ \t]*" + "".join(parts))
+
+
+def strip_prefix(text: str, line_start: int, keyword: int) -> tuple[str, int] | None:
+    """The text with the prefix of the description's lines blanked out, and where the
+    description ends (the first line without the prefix or, behind it, a line that is not
+    part of a describe() text); None when there is no such prefix.
+
+    ``line_start`` is where the header's line starts, ``keyword`` where its keyword does.
+    """
+    marker = text[line_start:keyword].strip(" \t")
+    if not marker:
+        return None
+    prefix = _prefix_pattern(marker)
+    pieces = [text[:line_start]]
+    pos, size = line_start, len(text)
+    blanked = 0  # lines with the prefix blanked, the header's included
+    pending = ""  # blank lines, kept only if the description goes on after them
+    while pos < size:
+        newline = text.find("\n", pos)
+        stop = size if newline < 0 else newline + 1
+        found = prefix.match(text, pos, stop)
+        if found is not None and _DESCRIBE_LINE.match(text, found.end(), stop):
+            pieces.append(pending)
+            pieces.append(" " * (found.end() - pos) + text[found.end() : stop])
+            pending = ""
+            blanked += 1
+        elif not text[pos:stop].strip():
+            pending += text[pos:stop]
+        else:
+            break
+        pos = stop
+    if blanked < 2:
+        return None  # the header's line alone carries it: a log prefix, not a margin
+    end = pos - len(pending)
+    pieces.append(text[end:])
+    return "".join(pieces), end
+
+
+def reject_stray(text: str, lo: int, hi: int, where: str) -> None:
+    """Raise :class:`Located` at the first line of ``text[lo:hi]`` that looks like a node,
+    a ``Sub-topology:`` header or an arrow line; ``where`` says where the description is."""
+    pos = lo
+    while True:
+        found = _CANDIDATE.search(text, pos, hi)
+        if found is None:
+            return
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        line_end = text.find("\n", found.end())
+        line_end = len(text) if line_end < 0 else line_end
+        kind = _looks_like(text, found, line_end)
+        if kind is not None:
+            line = text.count("\n", 0, found.start()) + 1
+            column = found.start() - line_start + 1
+            shown = quote(text[line_start:line_end].strip(" \t"))
+            raise Located(line, column, f"no describe() line {where}", f"{kind} {shown}")
+        pos = found.end()
+
+
+def _looks_like(text: str, found: re.Match[str], line_end: int) -> str | None:
+    keyword, start, end = found.group(), found.start(), found.end()
+    before = text[start - 1] if start > 0 else "\n"
+    if keyword in ("-->", "<--"):
+        after = text[end : end + 2]
+        if before.isspace() and after[:1] in (" ", "\t") and not after[1:2].isspace():
+            return "an arrow line"
+        return None
+    if before.isalnum() or before in "-_":
+        return None
+    if keyword == "Sub-topology:":
+        return "a `Sub-topology:` line" if _SUBTOPOLOGY_ID.match(text, end) else None
+    line = text[end:line_end]
+    return "a node line" if any(payload in line for payload in _PAYLOADS) else None
