@@ -112,8 +112,13 @@ def _looks_like(text: str, found: re.Match[str], line_end: int) -> str | None:
     keyword, start, end = found.group(), found.start(), found.end()
     before = text[start - 1] if start > 0 else "\n"
     if keyword in ("-->", "<--"):
+        # an arrow line is indented (describe() prints six spaces) and names something; in
+        # prose an arrow sits between words
+        line_start = text.rfind("\n", 0, start) + 1
+        indent = text[max(line_start, start - 2) : start]
         after = text[end : end + 2]
-        if before.isspace() and after[:1] in (" ", "\t") and not after[1:2].isspace():
+        indented = start == line_start or indent == "  " or indent.endswith("\t")
+        if indented and after[:1] in (" ", "\t") and not after[1:2].isspace():
             return "an arrow line"
         return None
     if before.isalnum() or before in "-_":
