@@ -67,6 +67,47 @@ def test_fingerprints_are_stable_across_layouts(tmp_path: Path) -> None:
     assert prints[0] == prints[1]
 
 
+def _prefixed(tmp_path: Path, source: str, prefix: str, name: str) -> str:
+    lines = Path(source).read_text(encoding="utf-8").split("\n")
+    path = tmp_path / name
+    path.write_text("".join(f"{prefix}{line}\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "prefix", ["2026-11-23T10:15:00.123456789Z ", "orders-app-1  | ", "// ", " * "]
+)
+def test_diff_against_a_prefixed_paste_judges_the_real_topology(
+    tmp_path: Path, prefix: str
+) -> None:
+    pasted = _prefixed(tmp_path, ORDERS2, prefix, "v2-pasted.txt")
+    code, out, _ = invoke("diff", ORDERS1, ORDERS2, "--format", "json")
+    pasted_code, pasted_out, _ = invoke("diff", ORDERS1, pasted, "--format", "json")
+    plain, prefixed = json.loads(out), json.loads(pasted_out)
+    assert (pasted_code, prefixed["verdict"]) == (code, plain["verdict"]) == (1, "unsafe")
+    assert sorted(f["fingerprint"] for f in prefixed["findings"]) == sorted(
+        f["fingerprint"] for f in plain["findings"]
+    )
+    same = _prefixed(tmp_path, ORDERS1, prefix, "v1-pasted.txt")
+    code, out, _ = invoke("diff", ORDERS1, same, "--format", "json")
+    assert (code, json.loads(out)["verdict"], json.loads(out)["findings"]) == (0, "safe", [])
+
+
+def test_diff_against_a_half_prefixed_paste_is_a_located_error(tmp_path: Path) -> None:
+    lines = Path(ORDERS2).read_text(encoding="utf-8").split("\n")
+    half = tmp_path / "half.txt"
+    half.write_text(
+        "".join(("// " if i < 5 else "") + line + "\n" for i, line in enumerate(lines)),
+        encoding="utf-8",
+    )
+    code, out, err = invoke("diff", ORDERS1, str(half))
+    assert code == 2
+    assert "Traceback" not in err
+    (message,) = err.strip().splitlines()
+    assert message.startswith(f"ksafe: {half}:6:7: ")
+    assert "expected no describe() line after the end of the description" in message
+
+
 @pytest.mark.parametrize(("fail_on", "code"), [("never", 0), ("error", 1), ("info", 1)])
 def test_fail_on(fail_on: str, code: int) -> None:
     assert invoke("diff", V1, V2, "--fail-on", fail_on)[0] == code
