@@ -83,13 +83,16 @@ def _assert_positions_point_into(text: str, model: Description) -> None:
 
 def _located_or_exact(text: str, model: Description) -> None:
     """The invariant: exactly the model, or an error that points into the text."""
+    failed: TopologyParseError | None = None
     try:
         parsed = parse(text, "t.txt")
     except TopologyParseError as error:
+        failed = error
+    if failed is not None:
         lines = text.split("\n")
-        assert 1 <= error.line <= len(lines), str(error)
-        assert 1 <= error.column <= len(lines[error.line - 1]) + 1, str(error)
-        assert "\n" not in str(error)
+        assert 1 <= failed.line <= len(lines), str(failed)
+        assert 1 <= failed.column <= len(lines[failed.line - 1]) + 1, str(failed)
+        assert "\n" not in str(failed)
         return
     assert parsed.topologies == model.topologies
     _assert_positions_point_into(text, parsed)

@@ -100,7 +100,7 @@ def test_diff_against_a_half_prefixed_paste_is_a_located_error(tmp_path: Path) -
         "".join(("// " if i < 5 else "") + line + "\n" for i, line in enumerate(lines)),
         encoding="utf-8",
     )
-    code, out, err = invoke("diff", ORDERS1, str(half))
+    code, _, err = invoke("diff", ORDERS1, str(half))
     assert code == 2
     assert "Traceback" not in err
     (message,) = err.strip().splitlines()

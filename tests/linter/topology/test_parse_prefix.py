@@ -56,9 +56,10 @@ def test_the_column_is_offset_by_the_prefix() -> None:
     text = "".join(f"orders-app-1  | {line}\n" for line in CANONICAL.split("\n"))
     prefixed = parse(text)
     width = len("orders-app-1  | ")
-    for before, after in zip(plain.topologies[0].nodes(), prefixed.topologies[0].nodes()):
-        assert after[1].position.line == before[1].position.line
-        assert after[1].position.column == before[1].position.column + width
+    shifted = {node.name: node.position for _, node in prefixed.topologies[0].nodes()}
+    for _, node in plain.topologies[0].nodes():
+        assert shifted[node.name].line == node.position.line
+        assert shifted[node.name].column == node.position.column + width
 
 
 @pytest.mark.parametrize(
