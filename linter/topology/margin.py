@@ -35,10 +35,19 @@ _DESCRIBE_LINE = re.compile(
     r"|Global Stores:|GlobalStore:|none[ \t]*$|$)"
 )
 
-# Candidates for a line that looks like a part of a description; :func:`_looks_like` decides.
-_CANDIDATE = re.compile(r"Source:|Processor:|Sink:|GlobalStore:|Sub-topology:|-->|<--")
-_PAYLOADS = ("(topics:", "(stores:", "(topic:", "(extractor class:")
-_SUBTOPOLOGY_ID = re.compile(r"[ \t]*[0-9]")
+# A line that looks like a part of a description: a node keyword followed on its line by a
+# node payload, a `Sub-topology:` header with its id, or an indented arrow that names something
+# (describe() indents arrows by six spaces; in prose an arrow sits between words). The header
+# and arrow patterns start with their literal and look behind once it is found; the node pattern
+# takes the line's first node keyword atomically (no payload after it: none after a later one),
+# so each line is scanned once. Linear on any text.
+_NODE = re.compile(
+    r"^(?>[^\n]*?(?<![\w-])(?P<keyword>Source|Processor|Sink|GlobalStore):)"
+    r"[^\n]*?\((?:topics|stores|topic|extractor class):",
+    re.MULTILINE,
+)
+_HEADER = re.compile(r"Sub-topology:(?<![\w-]Sub-topology:)[ \t]*[0-9]")
+_ARROW = re.compile(r"(?:-->|<--)(?:(?<=[\n\t]...)|(?<=  ...)|(?<=^...))[ \t]+\S")
 
 
 def _prefix_pattern(marker: str) -> re.Pattern[str]:
@@ -91,39 +100,21 @@ def strip_prefix(text: str, line_start: int, keyword: int) -> tuple[str, int] | 
 def reject_stray(text: str, lo: int, hi: int, where: str) -> None:
     """Raise :class:`Located` at the first line of ``text[lo:hi]`` that looks like a node,
     a ``Sub-topology:`` header or an arrow line; ``where`` says where the description is."""
-    pos = lo
-    while True:
-        found = _CANDIDATE.search(text, pos, hi)
-        if found is None:
-            return
-        line_start = text.rfind("\n", 0, found.start()) + 1
-        line_end = text.find("\n", found.end())
-        line_end = len(text) if line_end < 0 else line_end
-        kind = _looks_like(text, found, line_end)
-        if kind is not None:
-            line = text.count("\n", 0, found.start()) + 1
-            column = found.start() - line_start + 1
-            shown = quote(text[line_start:line_end].strip(" \t"))
-            raise Located(line, column, f"no describe() line {where}", f"{kind} {shown}")
-        pos = found.end()
-
-
-def _looks_like(text: str, found: re.Match[str], line_end: int) -> str | None:
-    keyword, start, end = found.group(), found.start(), found.end()
-    before = text[start - 1] if start > 0 else "\n"
-    if keyword in ("-->", "<--"):
-        # an arrow line is indented (describe() prints six spaces) and names something; in
-        # prose an arrow sits between words
-        line_start = text.rfind("\n", 0, start) + 1
-        indent = text[max(line_start, start - 2) : start]
-        after = text[end : end + 2]
-        indented = start == line_start or indent == "  " or indent.endswith("\t")
-        if indented and after[:1] in (" ", "\t") and not after[1:2].isspace():
-            return "an arrow line"
-        return None
-    if before.isalnum() or before in "-_":
-        return None
-    if keyword == "Sub-topology:":
-        return "a `Sub-topology:` line" if _SUBTOPOLOGY_ID.match(text, end) else None
-    line = text[end:line_end]
-    return "a node line" if any(payload in line for payload in _PAYLOADS) else None
+    seen: list[tuple[int, str]] = []
+    header = _HEADER.search(text, lo, hi)
+    if header is not None:
+        seen.append((header.start(), "a `Sub-topology:` line"))
+    arrow = _ARROW.search(text, lo, hi)
+    if arrow is not None:
+        seen.append((arrow.start(), "an arrow line"))
+    node = _NODE.search(text, lo, hi)
+    if node is not None:
+        seen.append((node.start("keyword"), "a node line"))
+    if not seen:
+        return
+    at, kind = min(seen)
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    shown = quote(text[line_start : len(text) if line_end < 0 else line_end].strip(" \t"))
+    line = text.count("\n", 0, at) + 1
+    raise Located(line, at - line_start + 1, f"no describe() line {where}", f"{kind} {shown}")
