@@ -64,37 +64,68 @@ def _prefix_pattern(marker: str) -> re.Pattern[str]:
 def strip_prefix(text: str, line_start: int, keyword: int) -> tuple[str, int] | None:
     """The text with the prefix of the description's lines blanked out, and where the
     description ends (the first line without the prefix or, behind it, a line that is not
-    part of a describe() text); None when there is no such prefix.
+    part of a describe() text); None when the lines after the header carry no prefix.
 
-    ``line_start`` is where the header's line starts, ``keyword`` where its keyword does.
+    ``line_start`` is where the header's line starts, ``keyword`` where its keyword does. The
+    lines' prefix is the longest run of the header prefix's first words that the next line
+    carries: a logger may print its own prefix on a message's first line only, in front of
+    the one kubectl or docker put on every line.
     """
-    marker = text[line_start:keyword].strip(" \t")
-    if not marker:
+    header_end = text.find("\n", keyword)
+    if header_end < 0:
         return None
-    prefix = _prefix_pattern(marker)
-    pieces = [text[:line_start]]
-    pos, size = line_start, len(text)
-    blanked = 0  # lines with the prefix blanked, the header's included
-    pending = ""  # blank lines, kept only if the description goes on after them
+    first = header_end + 1
+    prefix = _line_prefix(text[line_start:keyword], text, first)
+    if prefix is None:
+        return None
+    pieces = [text[:first]]
+    pos, size, end = first, len(text), first
     while pos < size:
         newline = text.find("\n", pos)
         stop = size if newline < 0 else newline + 1
         found = prefix.match(text, pos, stop)
         if found is not None and _DESCRIBE_LINE.match(text, found.end(), stop):
-            pieces.append(pending)
+            pieces.append(text[end:pos])  # blank lines since the last line of the description
             pieces.append(" " * (found.end() - pos) + text[found.end() : stop])
-            pending = ""
-            blanked += 1
-        elif not text[pos:stop].strip():
-            pending += text[pos:stop]
-        else:
+            end = stop
+        elif text[pos:stop].strip():
             break
         pos = stop
-    if blanked < 2:
-        return None  # the header's line alone carries it: a log prefix, not a margin
-    end = pos - len(pending)
     pieces.append(text[end:])
     return "".join(pieces), end
+
+
+# A prefix longer than this many words is a log line's, not one pasted on every line; and the
+# description goes on within this many lines of its header, or it was not pasted behind one.
+_MOST_WORDS = 16
+_MOST_BLANK = 100
+_WORD = re.compile(r"\S+")
+
+
+def _line_prefix(header_prefix: str, text: str, first: int) -> re.Pattern[str] | None:
+    """The pattern of the prefix that the lines from ``first`` share with the header's line,
+    when the first of them with something behind it is a line of a description."""
+    if not header_prefix.strip(" \t"):
+        return None
+    ends = [word.end() for word in _WORD.finditer(header_prefix)][:_MOST_WORDS]
+    for end in reversed(ends):
+        prefix = _prefix_pattern(header_prefix[:end].strip(" \t"))
+        pos, carried = first, False
+        for _ in range(_MOST_BLANK):
+            newline = text.find("\n", pos)
+            stop = len(text) if newline < 0 else newline + 1
+            found = prefix.match(text, pos, stop)
+            if pos >= len(text) or (found is None and text[pos:stop].strip()):
+                break
+            if found is not None and text[found.end() : stop].strip():
+                if _DESCRIBE_LINE.match(text, found.end(), stop):
+                    return prefix
+                break
+            carried = carried or found is not None
+            pos = stop
+        if carried:  # blank lines of the description (an empty topology prints one)
+            return prefix
+    return None
 
 
 def reject_stray(text: str, lo: int, hi: int, where: str) -> None:

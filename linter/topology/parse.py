@@ -392,9 +392,9 @@ def _bounds(text: str) -> tuple[str, int, int]:
     stripped = margin.strip_prefix(text, line_start, start)
     if stripped is not None:
         text, end = stripped
-    if line_start > 0:
+    if start > 0:  # the lines before the header's, and the prefix on its line
         first = text.count("\n", 0, line_start) + 1
-        margin.reject_stray(text, 0, line_start, f"before the description (from line {first})")
+        margin.reject_stray(text, 0, start, f"before the description (from line {first})")
     if end < len(text):
         last = text.count("\n", 0, end) + 1
         where = f"after the end of the description (at line {last})"

@@ -36,6 +36,9 @@ NOISE = (
 )
 
 
+LOGGER = "2026-11-23 10:15:00,123 INFO  [main] com.example.App - "
+
+
 def _stamp(rng: random.Random) -> Prefixer:
     def prefix(_: int) -> str:
         fraction = str(rng.randrange(10**9)).rjust(9, "0").rstrip("0")
@@ -105,7 +108,11 @@ def test_a_clean_prefixed_paste_reads_exactly(
     lines = describe_text(model, shuffled_by(rng)).split("\n")
     before = [prefix(-1) + rng.choice(NOISE) for _ in range(rng.randint(0, 3))]
     after = [rng.choice(NOISE) for _ in range(rng.randint(0, 3))]
-    text = "\n".join(before + _prefixed(lines, prefix) + after) + "\n"
+    pasted = _prefixed(lines, prefix)
+    if prefix(0)[-1:].isspace() and rng.random() < 0.5:
+        # a logger's own prefix on the message's first line, behind the one on every line
+        pasted[0] = prefix(0) + LOGGER + lines[0]
+    text = "\n".join(before + pasted + after) + "\n"
     parsed = parse(text, "t.txt")
     assert parsed.topologies == model.topologies
     assert _count(parsed) == _node_lines("\n".join(lines))

@@ -79,6 +79,24 @@ def test_kubectl_stamps_differ_per_line() -> None:
     assert parse(text) == parse(CANONICAL)
 
 
+@pytest.mark.parametrize(
+    ("first", "every"),
+    [
+        ("2026-11-23T10:15:00.1Z 2026-11-23 10:15:00,123 INFO  [main] App - ", "{stamp} "),
+        ("orders-app-1  | 10:15:00.123 INFO App - ", "orders-app-1  | "),
+    ],
+)
+def test_a_logger_prefix_on_the_first_line_in_front_of_the_prefix_of_every_line(
+    first: str, every: str
+) -> None:
+    lines = CANONICAL.split("\n")
+    text = first + lines[0] + "\n" + "".join(
+        every.format(stamp=f"2026-11-23T10:15:0{i % 10}.{i}Z") + line + "\n"
+        for i, line in enumerate(lines[1:], 1)
+    )
+    assert parse(text) == parse(CANONICAL)
+
+
 def test_a_log_prefix_on_the_header_line_alone_is_still_a_log_prefix() -> None:
     text = "2026-11-23 10:15:00,123 INFO  [main] App - " + CANONICAL
     assert parse(text) == parse(CANONICAL)
