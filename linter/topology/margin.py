@@ -3,11 +3,12 @@
 Copied from a log or from source code, every line of the text may carry the same prefix:
 ``kubectl logs --timestamps`` (``2026-11-23T10:15:00.123456789Z ``), ``docker compose logs``
 (``orders-app-1  | ``), line comments (``// ``, ``# ``), a javadoc margin (`` * ``), indented or
-not. The prefix is the text in front of the first header (``Topologies:``, ``Topology: <name>:``,
-``Sub-topologies:``, or ``Sub-topology: <id>`` when the header was not pasted), taken as the
-prefix of every line only when the next line carries it too; a timestamp in it stands for any
-timestamp, since each line gets its own. It is overwritten with spaces (not cut) so that lines
-and columns still point into the original text.
+not. The prefix comes from the text in front of the first header (``Topologies:``,
+``Topology: <name>:``, ``Sub-topologies:``, or ``Sub-topology: <id>`` when the header was not
+pasted): the longest run of its first words that the next line carries too, in front of a line
+of the format (a logger may add its own prefix to the first line of a message only). A
+timestamp in it stands for any timestamp, since each line gets its own. It is overwritten with
+spaces (not cut) so that lines and columns still point into the original text.
 
 Whatever lies outside the description (before its first header, after its last line) must not
 look like a part of it: a node line, a ``Sub-topology:`` line or an arrow line there raises a
