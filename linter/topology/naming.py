@@ -19,7 +19,6 @@ _GENERATED = re.compile(
     r"^(?P<prefix>[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-)(?P<index>\d{10})(?P<rest>.*)$"
 )
 _STORE = re.compile(r"^(?P<base>.*?)(?P<marker>STATE-STORE-)(?P<index>\d{10})$")
-_NODE_STORE = re.compile(r"^(?P<node>[A-Z][A-Z-]*-\d{10})-(?P<kind>store|Buffer)$")
 
 Role = Literal["source", "sink", "processor", "store", "topic"]
 
@@ -312,22 +311,6 @@ def task_directory(
     base = state_dir or "<state.dir>"
     app = application_id or "<application.id>"
     return f"{base.rstrip('/')}/{app}/{subtopology}_{partition}"
-
-
-def store_fix(store: str) -> str:
-    """The DSL argument that names a store whose name was generated."""
-    if _NODE_STORE.match(store):
-        return 'StreamJoined.withStoreName("...") (or Joined/Suppressed.withName for buffers)'
-    gen = generated(store)
-    if gen is None:
-        return "keep the current name"
-    if gen.prefix == "KTABLE-SUPPRESS-":
-        return 'Suppressed.withName("...")'
-    if gen.prefix.startswith("KTABLE-FK-JOIN"):
-        return 'TableJoined.as("...") and Materialized.as("...")'
-    if gen.store and not gen.prefix.isupper():
-        return 'Materialized.as("...") on builder.table()/globalTable()'
-    return 'Materialized.as("...")'
 
 
 def repartition_fix(topic: str) -> str:
