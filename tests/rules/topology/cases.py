@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict
 
 from linter import api
 from linter.report.model import Report
-from rules.framework import Finding
 from linter.topology.model import Description
 from linter.topology.parse import parse
 from linter.topology.streams_config import parse_properties
+from rules.framework import Finding
 from tests.conftest import CORPUS_MISSING, FIXTURES, ROOT, TOPOLOGY_CORPUS, corpus_text
 from tests.rules.yaml_cases import Case, load_cases_from
 
