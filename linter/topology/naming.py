@@ -33,12 +33,22 @@ class Operator:
     fix: str
     stateful: bool = False
     key_changing: bool = False
+    # Indices the operator stops consuming once named (topology-format.md 6.3): naming it on a
+    # running app shifts every later generated name by this much. Most operators burn their index
+    # whether named or not (0).
+    unburned_when_named: int = 0
 
 
 def _op(
-    prefix: str, operator: str, fix: str, *, stateful: bool = False, key: bool = False
+    prefix: str,
+    operator: str,
+    fix: str,
+    *,
+    stateful: bool = False,
+    key: bool = False,
+    unburned: int = 0,
 ) -> Operator:
-    return Operator(prefix, operator, fix, stateful, key)
+    return Operator(prefix, operator, fix, stateful, key, unburned)
 
 
 _NAMED = 'Named.as("...")'
@@ -63,11 +73,11 @@ OPERATORS: dict[str, Operator] = {
         _op("KSTREAM-BRANCH-", "split()/branch()", _BRANCHED),
         _op("KSTREAM-BRANCHCHILD-", "branch() child", _BRANCHED),
         _op("KSTREAM-MERGE-", "merge", _NAMED),
-        _op("KSTREAM-REPARTITION-", "repartition()", 'Repartitioned.as("...")'),
+        _op("KSTREAM-REPARTITION-", "repartition()", 'Repartitioned.as("...")', unburned=1),
         _op("KSTREAM-TOTABLE-", "toTable", 'Named.as("...") and Materialized.as("...")',
             stateful=True),
-        _op("KSTREAM-PROCESSOR-", "process()", _NAMED, key=True),
-        _op("KSTREAM-PROCESSVALUES-", "processValues()", _NAMED),
+        _op("KSTREAM-PROCESSOR-", "process()", _NAMED, key=True, unburned=1),
+        _op("KSTREAM-PROCESSVALUES-", "processValues()", _NAMED, unburned=1),
         _op("KSTREAM-TRANSFORM-", "transform/flatTransform", _NAMED, key=True),
         _op("KSTREAM-TRANSFORMVALUES-", "transformValues/flatTransformValues", _NAMED),
         _op("KSTREAM-AGGREGATE-", "count/aggregate", 'Materialized.as("...") (and Named.as("..."))',
@@ -100,7 +110,8 @@ OPERATORS: dict[str, Operator] = {
         _op("KTABLE-TRANSFORMVALUES-", "KTable.transformValues",
             'Named.as("...") (store: Materialized.as("..."))'),
         _op("KTABLE-TOSTREAM-", "toStream", _NAMED),
-        _op("KTABLE-SUPPRESS-", "suppress", 'Suppressed.withName("...")', stateful=True),
+        _op("KTABLE-SUPPRESS-", "suppress", 'Suppressed.withName("...")', stateful=True,
+            unburned=2),
         _op("KTABLE-SELECT-", "KTable.groupBy", 'Grouped.as("...")', key=True),
         _op("KTABLE-AGGREGATE-", "KGroupedTable count/aggregate",
             'Materialized.as("...") (and Named.as("..."))', stateful=True),
