@@ -14,6 +14,7 @@ from rules.topology.generated_store_name import generated_store_name
 from rules.topology.global_store_changed import global_store_changed
 from rules.topology.group_instance_id_changed import group_instance_id_changed
 from rules.topology.key_change_before_stateful import key_change_before_stateful
+from rules.topology.optimization_unverified import optimization_unverified
 from rules.topology.processing_guarantee_changed import processing_guarantee_changed
 from rules.topology.repartition_topic_removed import repartition_topic_removed
 from rules.topology.sink_topic_changed import sink_topic_changed
@@ -48,6 +49,7 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     unexplained_change,
     application_id_changed,
     topology_optimization_changed,
+    optimization_unverified,
     upgrade_from_required,
     processing_guarantee_changed,
     group_instance_id_changed,

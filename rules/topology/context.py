@@ -27,7 +27,11 @@ class DiffSubject:
 
 @dataclass(frozen=True, slots=True)
 class ConfigSubject:
+    """The Streams config diff; ``topology`` is the describe() diff when both texts were given
+    too (rules on settings that shape the topology can then check what the texts show)."""
+
     config: ConfigDiff
+    topology: TopologyDiff | None = None
 
 
 def store(name: str) -> Resource:
