@@ -25,6 +25,7 @@ from rules.topology.store_moved_subtopology import store_moved_subtopology
 from rules.topology.store_owner_changed import store_owner_changed
 from rules.topology.store_removed import store_removed
 from rules.topology.store_renamed import store_renamed
+from rules.topology.store_replaced import store_replaced
 from rules.topology.streams_config_changed import streams_config_changed
 from rules.topology.subtopology_removed import subtopology_removed
 from rules.topology.topology_optimization_changed import topology_optimization_changed
@@ -37,6 +38,7 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     generated_processor_name,
     store_renamed,
     store_removed,
+    store_replaced,
     store_moved_subtopology,
     subtopology_removed,
     repartition_topic_removed,
