@@ -214,7 +214,7 @@ def _assemble(
             ch.add("nodes")
         if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
             ch.add("stores")
-        if sb.source_topics != sa.source_topics:
+        if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
             ch.add("sources")
         if sb.sink_topics != sa.sink_topics:
             ch.add("sinks")

@@ -279,6 +279,15 @@ _FK_TOPIC = re.compile(
 )
 
 
+_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
+
+
+def is_topic_name(name: str) -> bool:
+    """True when Kafka would accept ``name`` as a topic name; a source "topic" with other
+    characters (``*``, ``|``, ``(``...) is a subscription pattern (topology-format.md 5)."""
+    return _TOPIC_NAME.fullmatch(name) is not None
+
+
 def is_repartition_topic(topic: str) -> bool:
     return topic.endswith("-repartition")
 
