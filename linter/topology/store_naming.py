@@ -108,11 +108,11 @@ def store_kind(store: str, owner: str | None = None) -> StoreKind:
     if gen is not None and gen.store and gen.prefix not in naming.OPERATORS and not (
         gen.prefix.startswith(("KSTREAM-", "KTABLE-", "COGROUPKSTREAM-"))
     ):
-        return StoreKind("table-source", _TABLE_CALL, f'Materialized.as("{store}")')
+        return StoreKind("table-source", _TABLE_CALL, _table_keep(store))
     if gen is not None:
         return StoreKind("materialized", 'Materialized.as("...")', f'Materialized.as("{store}")')
     if owner_role == "KTABLE-SOURCE-":
-        return StoreKind("table-source", _TABLE_CALL, f'Materialized.as("{store}")')
+        return StoreKind("table-source", _TABLE_CALL, _table_keep(store))
     if owner_role in _PAPI_OWNERS:
         return StoreKind(
             "processor-api",
@@ -126,6 +126,13 @@ def store_kind(store: str, owner: str | None = None) -> StoreKind:
         _CHOSEN_CALL,
         f'Materialized.as("{store}") (or the Stores supplier named "{store}" for a Processor '
         "API store)",
+    )
+
+
+def _table_keep(store: str) -> str:
+    return (
+        f'Materialized.as("{store}") on builder.table()/globalTable() (a versioned table: '
+        f'Materialized.as(Stores.persistentVersionedKeyValueStore("{store}", historyRetention)))'
     )
 
 
