@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
-from linter.topology.store_naming import keep_store_name
+from linter.topology.store_naming import keep_store_name, store_kind
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, after, before, changelog, store
 
@@ -76,11 +76,18 @@ def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
             else "it was renamed"
         )
         old, new = changelog(app, b.name, b.topology), changelog(app, a.name, a.topology)
-        keep = keep_store_name(b.name, min(b.owners, default=None))
+        owner = min(b.owners, default=None)
+        keep = keep_store_name(b.name, owner)
+        window = (
+            " It is a join window store: records arriving after the deploy miss their join "
+            "partners from the last window size + grace before it."
+            if store_kind(b.name, owner).kind == "stream-join"
+            else ""
+        )
         yield Hit(
             message=(
                 f"State store {b.name} is now {a.name} ({why}): the new version restores from "
-                f"{new.name}, which is empty, and abandons {old.name}."
+                f"{new.name}, which is empty, and abandons {old.name}.{window}"
             ),
             resources=(store(b.name), store(a.name), old, new),
             locations=(before(subject, b.line), after(subject, a.line)),
