@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.topology.cases import Case, Expect, check_keys, load_cases, run_case
+from tests.rules.topology.cases import Expect, check_keys, load_cases, run_case
+from tests.rules.yaml_cases import Case
 
 CASES = load_cases()
 
