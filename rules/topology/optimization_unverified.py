@@ -42,8 +42,8 @@ def optimization_unverified(subject: ConfigSubject) -> Iterator[Hit]:
     after = cfg.after.optimizations() if cfg.after is not None else frozenset()
     if before == after:
         return
-    old = ", ".join(sorted(before)) or "none"
-    new = ", ".join(sorted(after)) or "none"
+    old = (cfg.before.value("topology.optimization") if cfg.before else None) or "none"
+    new = (cfg.after.value("topology.optimization") if cfg.after else None) or "none"
     topology = subject.topology
     if topology is None:
         why = "no describe() texts were given, so what it changes in the topology is unchecked"
