@@ -22,8 +22,9 @@ def optimization_unverified(subject: ConfigSubject) -> Iterator[Hit]:
     ``StreamsBuilder#build(props)`` (or a ``TopologyConfig``); ``build()`` without them prints
     the unoptimized graph whatever the config says. Two describe() texts built that way are
     identical and prove nothing: the running app may still merge or split repartition topics
-    and move stores. Identical texts built with the properties do prove that nothing was merged
-    or reused. Without the texts, nothing about the change can be checked at all.
+    and move stores. Identical texts built with the properties do prove that no repartition topic
+    was merged or split and no self-join store changed (reusing a source topic as a changelog
+    never shows in describe()). Without the texts, nothing about the change can be checked.
 
     Example:
 
@@ -49,9 +50,9 @@ def optimization_unverified(subject: ConfigSubject) -> Iterator[Hit]:
         why = "no describe() texts were given, so what it changes in the topology is unchecked"
     elif topology.identical:
         why = (
-            "the describe() texts of both versions are identical: nothing was merged or reused, "
-            "provided both were printed from StreamsBuilder#build(props); printed from build() "
-            "without the properties they show the unoptimized graph and prove nothing"
+            "the describe() texts of both versions are identical: no repartition topic was merged "
+            "or split, provided both were printed from StreamsBuilder#build(props); printed from "
+            "build() without the properties they show the unoptimized graph and prove nothing"
         )
     else:
         why = (

@@ -111,7 +111,7 @@ def _judge(option: str, enabled: bool, diff: TopologyDiff) -> str | None:
     before = diff.before
     if option == "merge.repartition.topics":
         if diff.identical:
-            return None  # nothing merged or split: the texts would differ
+            return None  # nothing merged or split (KS308 asks whether the texts are optimized)
         if not (_repartition_topics(before) or _repartition_topics(diff.after)):
             return None
         return "the describe() texts differ and have repartition topics"
