@@ -6,9 +6,9 @@ import functools
 from collections.abc import Iterator, Mapping
 
 from linter.topology import naming
-from linter.topology.model import Node, Sink, Source, Topology
+from linter.topology.model import Node, Sink, Source
 from rules.framework import Hit, Impact, Location, Resource, Severity, rule
-from rules.topology.context import LintSubject, node
+from rules.topology.context import LintSubject, node, persistent_generated
 
 
 @rule(
@@ -71,7 +71,7 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     desc = subject.description
     for topology in desc.topologies:
         by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
-        persistent = _persistent_generated(topology)
+        persistent = persistent_generated(topology)
         for sub in topology.subtopologies:
             for n in sorted(sub.nodes, key=lambda x: x.name):
                 about = _about(n.name)
@@ -140,26 +140,6 @@ def _remediation(gen: naming.GeneratedName) -> str:
             "generated-store-name)."
         )
     return f"Name it: {gen.fix}."
-
-
-def _persistent_generated(topology: Topology) -> tuple[tuple[int, str], ...]:
-    """Generated store and internal topic names of a topology with their index: what an index
-    shift renames (processor names are not persisted anywhere)."""
-    found: set[tuple[int, str]] = set()
-    for sub in topology.subtopologies:
-        for n in sub.nodes:
-            for s in n.stores:
-                gen = naming.generated(s)
-                if gen is not None:
-                    found.add((gen.index, s))
-            topics = n.topics if isinstance(n, Source) else (
-                (n.topic,) if isinstance(n, Sink) and n.topic else ()
-            )
-            for t in topics:
-                gen = naming.generated_topic(t) if naming.is_internal_topic(t) else None
-                if gen is not None:
-                    found.add((gen.index, t))
-    return tuple(sorted(found))
 
 
 def _shift_note(
