@@ -258,8 +258,10 @@ def diff(
     severities = severity_overrides(rules, settings)
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
+    topology = None
     if before is not None and after is not None:
-        subject = DiffSubject(match(before, after), application_id=app, state_dir=state_dir)
+        topology = match(before, after)
+        subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
         findings += run(rules, "topology-diff", subject, severities=severities)
         inputs.update({"before": before.path or "", "after": after.path or ""})
     if streams_before is not None or streams_after is not None:
@@ -269,7 +271,9 @@ def diff(
             version_before=streams_version_before,
             version_after=streams_version_after,
         )
-        findings += run(rules, "streams-config", ConfigSubject(config), severities=severities)
+        findings += run(
+            rules, "streams-config", ConfigSubject(config, topology), severities=severities
+        )
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
             if cfg is not None and cfg.path:
                 inputs[name] = cfg.path

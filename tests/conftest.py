@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ pytest_plugins = ["tests.browser"]  # the ``browser`` fixture (a headless Chromi
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-SHARED = ROOT.parent / "shared"
+# ``KSAFE_SHARED`` points at the shared folder when the checkout does not sit beside it.
+SHARED = Path(os.environ.get("KSAFE_SHARED") or ROOT.parent / "shared")
 CORPUS = SHARED / "corpus"
 TOPOLOGY_CORPUS = CORPUS / "topologies"
 CLI_CORPUS = CORPUS / "cli"

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from linter.topology import naming
+from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
     How,
     Key,
@@ -56,6 +57,7 @@ __all__ = [
     "NodeInfo",
     "Pair",
     "StoreInfo",
+    "StoreReplacement",
     "SubtopologyInfo",
     "TopicInfo",
     "TopicRole",
@@ -106,6 +108,8 @@ class TopologyDiff:
     topics: Matching[TopicInfo]
     key_changes: tuple[KeyChange, ...] = ()
     node_map: Mapping[Key, Key] = field(default_factory=dict)  # before key -> after key
+    # removed stores whose inputs and outputs added stores took over (their state starts empty)
+    replaced: tuple[StoreReplacement, ...] = ()
 
     @property
     def identical(self) -> bool:
@@ -210,7 +214,7 @@ def _assemble(
             ch.add("nodes")
         if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
             ch.add("stores")
-        if sb.source_topics != sa.source_topics:
+        if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
             ch.add("sources")
         if sb.sink_topics != sa.sink_topics:
             ch.add("sinks")
@@ -241,6 +245,7 @@ def _assemble(
         topics=topics,
         key_changes=() if _same_walks(nodes) else tuple(key_changes(b, a, fwd)),
         node_map=dict(sorted(fwd.items())),
+        replaced=replacements(b, a, stores.removed, stores.added),
     )
 
 

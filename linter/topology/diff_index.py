@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from linter.topology import naming
-from linter.topology.model import Description, Node, Sink, Source
+from linter.topology.model import Description, Node, Sink, Source, Subtopology
 
 How: TypeAlias = Literal["name", "index", "structure", "owner", "content", "nodes"]
-TopicRole: TypeAlias = Literal["source", "sink", "repartition", "global"]
+TopicRole: TypeAlias = Literal["source", "pattern", "sink", "repartition", "global"]
 Key: TypeAlias = tuple[str, str]  # (topology name or "", node/store/topic name)
 
 
@@ -61,6 +61,7 @@ class SubtopologyInfo:
     source_topics: frozenset[str]  # topics read by its Source nodes (incl. internal ones)
     sink_topics: frozenset[str]
     line: int | None = None
+    patterns: frozenset[str] = frozenset()  # subscription patterns of its Source nodes
 
     @property
     def key(self) -> Key:
@@ -78,7 +79,9 @@ class SubtopologyInfo:
 @dataclass(frozen=True, slots=True)
 class TopicInfo:
     """A topic as one side of the topology uses it: ``role`` is ``source``/``sink`` for user
-    topics, ``repartition`` for internal ones, ``global`` for a global store's topic."""
+    topics, ``repartition`` for internal ones, ``global`` for a global store's topic, and
+    ``pattern`` for a source's subscription pattern (``name`` is the regex: the topics it
+    matches are not in the text)."""
 
     topology: str | None
     name: str
@@ -103,6 +106,17 @@ class Side:
     topics: dict[Key, TopicInfo]
     writers_of: dict[tuple[str, str], list[Key]]  # (topology, topic) -> sink keys
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
+
+
+def _patterns(sub: Subtopology) -> frozenset[str]:
+    """Source patterns: printed bare, or a bracketed "topic" no topic name can be."""
+    out: set[str] = set()
+    for n in sub.nodes:
+        if isinstance(n, Source):
+            if n.pattern is not None:
+                out.add(n.pattern)
+            out |= {t for t in n.topics if not naming.is_topic_name(t)}
+    return frozenset(out)
 
 
 def index(desc: Description, names: Mapping[int, str | None]) -> Side:
@@ -136,9 +150,11 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
                         role: TopicRole = "global" if sub.is_global else (
                             "repartition" if naming.is_internal_topic(topic) else "source"
                         )
+                        if role == "source" and not naming.is_topic_name(topic):
+                            role = "pattern"
                         topic_nodes[(t, role, topic)].append(info)
                     if node.pattern is not None:
-                        topic_nodes[(t, "source", node.pattern)].append(info)
+                        topic_nodes[(t, "pattern", node.pattern)].append(info)
                 elif isinstance(node, Sink) and node.topic is not None:
                     internal = naming.is_internal_topic(node.topic)
                     topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
@@ -149,10 +165,10 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
                 is_global=sub.is_global,
                 nodes=frozenset([n.name for n in sub.nodes]),
                 stores=sub.stores,
-                source_topics=sub.source_topics
-                | frozenset(n.pattern for n in sub.nodes if isinstance(n, Source) and n.pattern),
+                source_topics=frozenset(t for t in sub.source_topics if naming.is_topic_name(t)),
                 sink_topics=sub.sink_topics,
                 line=sub.position.line or None,
+                patterns=_patterns(sub),
             )
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():

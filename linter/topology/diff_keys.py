@@ -160,6 +160,39 @@ def _feeds_repartition(side: Side, key: Key) -> bool:
     return True
 
 
+def _read_from(side: Side, origins: frozenset[Key]) -> tuple[frozenset[Key], frozenset[str]]:
+    """Origins split into operators that set the key, and the topics (or patterns) of the
+    sources whose key is kept as read."""
+    setters: set[Key] = set()
+    topics: set[str] = set()
+    for k in origins:
+        node = side.nodes[k].node
+        if isinstance(node, Source):
+            topics |= node.topics
+            if node.pattern is not None:
+                topics.add(f"pattern {node.pattern}")
+        else:
+            setters.add(k)
+    return frozenset(setters), frozenset(topics)
+
+
+def _same_origins(
+    b: Side, a: Side, ob: frozenset[Key], oa: frozenset[Key], fwd: Mapping[Key, Key]
+) -> bool:
+    """The key reaching a node comes from the same place on both sides: the same (matched)
+    key-setting operators, and sources of the same topics. A source is the same origin when it
+    reads the same topics, whatever the node matching made of it (a rewritten graph may rename
+    or renumber every source), or when it is the matched source (its topic renamed)."""
+    if frozenset(fwd.get(k, ("", "?" + k[1])) for k in ob) == oa:
+        return True
+    setters_b, topics_b = _read_from(b, ob)
+    setters_a, topics_a = _read_from(a, oa)
+    return (
+        frozenset(fwd.get(k, ("", "?" + k[1])) for k in setters_b) == setters_a
+        and topics_b == topics_a
+    )
+
+
 def key_changes(b: Side, a: Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
     out: list[KeyChange] = []
     origins_b, origins_a = _Origins(b), _Origins(a)
@@ -171,8 +204,7 @@ def key_changes(b: Side, a: Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
             continue
         ob = origins_b.of(kb)
         oa = origins_a.of(ka)
-        mapped = frozenset(fwd.get(k, ("", "?" + k[1])) for k in ob)
-        if mapped != oa:
+        if not _same_origins(b, a, ob, oa, fwd):
             out.append(
                 KeyChange(
                     topology=na.topology,

@@ -19,7 +19,6 @@ _GENERATED = re.compile(
     r"^(?P<prefix>[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-)(?P<index>\d{10})(?P<rest>.*)$"
 )
 _STORE = re.compile(r"^(?P<base>.*?)(?P<marker>STATE-STORE-)(?P<index>\d{10})$")
-_NODE_STORE = re.compile(r"^(?P<node>[A-Z][A-Z-]*-\d{10})-(?P<kind>store|Buffer)$")
 
 Role = Literal["source", "sink", "processor", "store", "topic"]
 
@@ -34,12 +33,22 @@ class Operator:
     fix: str
     stateful: bool = False
     key_changing: bool = False
+    # Indices the operator stops consuming once named (topology-format.md 6.3): naming it on a
+    # running app shifts every later generated name by this much. Most operators burn their index
+    # whether named or not (0).
+    unburned_when_named: int = 0
 
 
 def _op(
-    prefix: str, operator: str, fix: str, *, stateful: bool = False, key: bool = False
+    prefix: str,
+    operator: str,
+    fix: str,
+    *,
+    stateful: bool = False,
+    key: bool = False,
+    unburned: int = 0,
 ) -> Operator:
-    return Operator(prefix, operator, fix, stateful, key)
+    return Operator(prefix, operator, fix, stateful, key, unburned)
 
 
 _NAMED = 'Named.as("...")'
@@ -64,11 +73,11 @@ OPERATORS: dict[str, Operator] = {
         _op("KSTREAM-BRANCH-", "split()/branch()", _BRANCHED),
         _op("KSTREAM-BRANCHCHILD-", "branch() child", _BRANCHED),
         _op("KSTREAM-MERGE-", "merge", _NAMED),
-        _op("KSTREAM-REPARTITION-", "repartition()", 'Repartitioned.as("...")'),
+        _op("KSTREAM-REPARTITION-", "repartition()", 'Repartitioned.as("...")', unburned=1),
         _op("KSTREAM-TOTABLE-", "toTable", 'Named.as("...") and Materialized.as("...")',
             stateful=True),
-        _op("KSTREAM-PROCESSOR-", "process()", _NAMED, key=True),
-        _op("KSTREAM-PROCESSVALUES-", "processValues()", _NAMED),
+        _op("KSTREAM-PROCESSOR-", "process()", _NAMED, key=True, unburned=1),
+        _op("KSTREAM-PROCESSVALUES-", "processValues()", _NAMED, unburned=1),
         _op("KSTREAM-TRANSFORM-", "transform/flatTransform", _NAMED, key=True),
         _op("KSTREAM-TRANSFORMVALUES-", "transformValues/flatTransformValues", _NAMED),
         _op("KSTREAM-AGGREGATE-", "count/aggregate", 'Materialized.as("...") (and Named.as("..."))',
@@ -101,7 +110,8 @@ OPERATORS: dict[str, Operator] = {
         _op("KTABLE-TRANSFORMVALUES-", "KTable.transformValues",
             'Named.as("...") (store: Materialized.as("..."))'),
         _op("KTABLE-TOSTREAM-", "toStream", _NAMED),
-        _op("KTABLE-SUPPRESS-", "suppress", 'Suppressed.withName("...")', stateful=True),
+        _op("KTABLE-SUPPRESS-", "suppress", 'Suppressed.withName("...")', stateful=True,
+            unburned=2),
         _op("KTABLE-SELECT-", "KTable.groupBy", 'Grouped.as("...")', key=True),
         _op("KTABLE-AGGREGATE-", "KGroupedTable count/aggregate",
             'Materialized.as("...") (and Named.as("..."))', stateful=True),
@@ -269,6 +279,15 @@ _FK_TOPIC = re.compile(
 )
 
 
+_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
+
+
+def is_topic_name(name: str) -> bool:
+    """True when Kafka would accept ``name`` as a topic name; a source "topic" with other
+    characters (``*``, ``|``, ``(``...) is a subscription pattern (topology-format.md 5)."""
+    return _TOPIC_NAME.fullmatch(name) is not None
+
+
 def is_repartition_topic(topic: str) -> bool:
     return topic.endswith("-repartition")
 
@@ -312,22 +331,6 @@ def task_directory(
     base = state_dir or "<state.dir>"
     app = application_id or "<application.id>"
     return f"{base.rstrip('/')}/{app}/{subtopology}_{partition}"
-
-
-def store_fix(store: str) -> str:
-    """The DSL argument that names a store whose name was generated."""
-    if _NODE_STORE.match(store):
-        return 'StreamJoined.withStoreName("...") (or Joined/Suppressed.withName for buffers)'
-    gen = generated(store)
-    if gen is None:
-        return "keep the current name"
-    if gen.prefix == "KTABLE-SUPPRESS-":
-        return 'Suppressed.withName("...")'
-    if gen.prefix.startswith("KTABLE-FK-JOIN"):
-        return 'TableJoined.as("...") and Materialized.as("...")'
-    if gen.store and not gen.prefix.isupper():
-        return 'Materialized.as("...") on builder.table()/globalTable()'
-    return 'Materialized.as("...")'
 
 
 def repartition_fix(topic: str) -> str:

@@ -14,6 +14,7 @@ from rules.topology.generated_store_name import generated_store_name
 from rules.topology.global_store_changed import global_store_changed
 from rules.topology.group_instance_id_changed import group_instance_id_changed
 from rules.topology.key_change_before_stateful import key_change_before_stateful
+from rules.topology.optimization_unverified import optimization_unverified
 from rules.topology.processing_guarantee_changed import processing_guarantee_changed
 from rules.topology.repartition_topic_removed import repartition_topic_removed
 from rules.topology.sink_topic_changed import sink_topic_changed
@@ -24,6 +25,7 @@ from rules.topology.store_moved_subtopology import store_moved_subtopology
 from rules.topology.store_owner_changed import store_owner_changed
 from rules.topology.store_removed import store_removed
 from rules.topology.store_renamed import store_renamed
+from rules.topology.store_replaced import store_replaced
 from rules.topology.streams_config_changed import streams_config_changed
 from rules.topology.subtopology_removed import subtopology_removed
 from rules.topology.topology_optimization_changed import topology_optimization_changed
@@ -36,6 +38,7 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     generated_processor_name,
     store_renamed,
     store_removed,
+    store_replaced,
     store_moved_subtopology,
     subtopology_removed,
     repartition_topic_removed,
@@ -48,6 +51,7 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     unexplained_change,
     application_id_changed,
     topology_optimization_changed,
+    optimization_unverified,
     upgrade_from_required,
     processing_guarantee_changed,
     group_instance_id_changed,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from linter.topology import naming
 from linter.topology.diff import TopologyDiff
-from linter.topology.model import Description
+from linter.topology.model import Description, Sink, Source, Topology
 from linter.topology.streams_config import ConfigDiff
 from rules.framework import Location, Resource
 
@@ -27,7 +27,11 @@ class DiffSubject:
 
 @dataclass(frozen=True, slots=True)
 class ConfigSubject:
+    """The Streams config diff; ``topology`` is the describe() diff when both texts were given
+    too (rules on settings that shape the topology can then check what the texts show)."""
+
     config: ConfigDiff
+    topology: TopologyDiff | None = None
 
 
 def store(name: str) -> Resource:
@@ -98,3 +102,23 @@ def config_locations(subject: ConfigSubject, key: str) -> tuple[Location, ...]:
 
 def config(key: str) -> Resource:
     return Resource(kind="config", name=key)
+
+
+def persistent_generated(topology: Topology) -> tuple[tuple[int, str], ...]:
+    """Generated store and internal topic names of a topology with their index: what an index
+    shift renames (processor names are not persisted anywhere)."""
+    found: set[tuple[int, str]] = set()
+    for sub in topology.subtopologies:
+        for n in sub.nodes:
+            for s in n.stores:
+                gen = naming.generated(s)
+                if gen is not None:
+                    found.add((gen.index, s))
+            topics = n.topics if isinstance(n, Source) else (
+                (n.topic,) if isinstance(n, Sink) and n.topic else ()
+            )
+            for t in topics:
+                gen = naming.generated_topic(t) if naming.is_internal_topic(t) else None
+                if gen is not None:
+                    found.add((gen.index, t))
+    return tuple(sorted(found))

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from linter.topology import naming
 from linter.topology.model import Node, Sink, Source
 from rules.framework import Hit, Impact, Location, Resource, Severity, rule
-from rules.topology.context import LintSubject, node
+from rules.topology.context import LintSubject, node, persistent_generated
 
 
 @rule(
@@ -21,11 +21,25 @@ from rules.topology.context import LintSubject, node
 def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     """An operator has a generated name (``KSTREAM-FILTER-0000000003``).
 
-    Why: a stateless operator's name does not name any topic or store, so an index shift is
-    harmless by itself. But generated names make two versions hard to compare, metrics and logs
-    change names between releases, and the operator usually sits next to stateful ones that are
-    unnamed too. Naming every operator is the cheapest insurance for future upgrades.
-    (Repartition plumbing around a generated repartition topic is reported by KS102 instead.)
+    Why: a processor's name does not name any topic or store, so an index shift is harmless by
+    itself. But generated names make two versions hard to compare, metrics and logs change names
+    between releases, and the operator usually sits next to stateful ones that are unnamed too.
+    Naming every operator is the cheapest insurance for future upgrades. (Repartition plumbing
+    around a generated repartition topic is reported by KS102 instead.)
+
+    Whether naming is safe on a running app depends on the operator. Most operators (``filter``,
+    ``map``, ``mapValues``, ``peek``, ``selectKey``, ``merge``, branches, sources and sinks,
+    ``toStream``...) consume their index whether named or not, so naming them changes no other
+    name. Some config classes name more than the processor: ``Grouped.as`` (``groupBy``) and
+    ``StreamJoined.withName`` / ``Joined.as`` (joins) also name the repartition topics, and
+    ``TableJoined.as`` the foreign-key join's subscription store and topics; on a running app
+    they rename those.
+
+    ``process()`` and ``processValues()`` named with ``Named.as``, and ``repartition()`` named with
+    ``Repartitioned.as``, stop consuming one index, and ``suppress()`` named with
+    ``Suppressed.withName`` two (its processor and its store): every later generated store,
+    changelog and repartition topic name shifts, which loses that state (KS201) or the records in
+    flight (KS205). Naming a store (``Materialized.as``...) renames it (KS101).
 
     Example:
 
@@ -49,17 +63,24 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
 
     Fix: pass a name to the operator: ``Named.as("...")`` for most operators, ``Consumed.as`` for
     sources, ``Produced.as`` for sinks, ``Branched.as`` for branches, ``Grouped.as`` for the key
-    selector of ``groupBy``. Adding names to stateless operators is safe on a running app.
+    selector of ``groupBy``: safe on a running app for all but the operators above. Name
+    ``process()``, ``processValues()``, ``repartition()`` or ``suppress()`` on a running app only
+    when no generated store or internal topic comes after it, or together with an application
+    reset; on a new app, name everything.
     """
     desc = subject.description
     for topology in desc.topologies:
         by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
+        persistent = persistent_generated(topology)
         for sub in topology.subtopologies:
             for n in sorted(sub.nodes, key=lambda x: x.name):
                 about = _about(n.name)
                 if about is None or _plumbing(n, by_name):
                     continue
                 message, resource, remediation = about
+                shifts = _shift_note(n.name, persistent)
+                if shifts is not None:
+                    message, remediation = f"{message} {shifts[0]}", shifts[1]
                 yield Hit(
                     message=message,
                     resources=(resource,),
@@ -79,7 +100,71 @@ def _about(name: str) -> tuple[str, Resource, str] | None:
         return None
     op = gen.operator
     what = op.operator if op else "operator"
-    return f"{what} {name} has a generated name.", node(name), f"Name it: {gen.fix}."
+    return f"{what} {name} has a generated name.", node(name), _remediation(gen)
+
+
+_JOIN_PREFIXES = frozenset(
+    {
+        "KSTREAM-WINDOWED-", "KSTREAM-JOINTHIS-", "KSTREAM-JOINOTHER-", "KSTREAM-OUTERTHIS-",
+        "KSTREAM-OUTEROTHER-", "KSTREAM-JOIN-", "KSTREAM-LEFTJOIN-",
+    }
+)
+
+
+def _remediation(gen: naming.GeneratedName) -> str:
+    """How to name the processor, and whether that is safe on a running app: a config class that
+    also names a store or an internal topic renames it."""
+    if gen.prefix.startswith(("KTABLE-FK-JOIN-", "KTABLE-SINK-")):
+        return (
+            'Name it on a new app: TableJoined.as("..."). On a running app TableJoined.as also '
+            "renames the join's subscription store and subscription/response topics: do it only "
+            "together with an application reset."
+        )
+    if gen.prefix == "KSTREAM-KEY-SELECT-":
+        return (
+            'Name it: Named.as("...") on selectKey (safe on a running app). For the key selector '
+            'of groupBy the name comes from Grouped.as("..."), which also renames the repartition '
+            "topic: on a running app drain that topic in the same deploy (see "
+            "repartition-topic-removed)."
+        )
+    if gen.prefix in _JOIN_PREFIXES:
+        return (
+            f"Name it: {gen.fix}. On a running app that also renames the join's repartition "
+            "topics, if it has any (drain them in the same deploy), and for a stream-table join "
+            "its grace buffer <name>-Buffer."
+        )
+    if "Materialized.as" in gen.fix:
+        return (
+            'Name the processor with Named.as("...") (safe on a running app: a processor name is '
+            "not persisted); naming its store with Materialized.as renames the store (see "
+            "generated-store-name)."
+        )
+    return f"Name it: {gen.fix}."
+
+
+def _shift_note(
+    name: str, persistent: tuple[tuple[int, str], ...]
+) -> tuple[str, str] | None:
+    """For an operator that stops consuming indices once named: what naming it would rename."""
+    gen = naming.generated(name)
+    op = gen.operator if gen is not None else None
+    if gen is None or op is None or not op.unburned_when_named:
+        return None
+    later = [p for i, p in persistent if i > gen.index]
+    if not later:
+        return (
+            f"Naming it with {op.fix} shifts later generated names by {op.unburned_when_named}; "
+            "none of them is a store or an internal topic, so naming it is safe today.",
+            f"Name it: {op.fix}.",
+        )
+    shown = ", ".join(later[:5]) + (f" and {len(later) - 5} more" if len(later) > 5 else "")
+    return (
+        f"Not safe to name on a running app: a named {op.operator} stops consuming "
+        f"{op.unburned_when_named} generated index(es), so later generated names shift and "
+        f"{shown} would be renamed (state or in-flight records lost).",
+        f"Leave it unnamed on this app, or name it ({op.fix}) together with an application reset "
+        "(or a blue-green deployment under a new application.id).",
+    )
 
 
 def _plumbing(n: Node, by_name: Mapping[str, Node]) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from linter.topology import naming
 from linter.topology.model import Sink
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import LintSubject, node, repartition, topic
+from rules.topology.context import LintSubject, node, persistent_generated, repartition, topic
 
 
 @rule(
@@ -62,8 +62,10 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     cur = seen.get(n.topic)
                     if cur is None or (n.name, n.position.line) < cur:
                         seen[n.topic] = (n.name, n.position.line)
+        persistent = persistent_generated(topology)
         for t in sorted(seen):
-            if naming.generated_topic(t) is None:
+            gen = naming.generated_topic(t)
+            if gen is None:
                 continue
             sink, line = seen[t]
             full = naming.internal_topic(subject.application_id, t, topology.name)
@@ -78,6 +80,27 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     node(sink),
                 ),
                 locations=(Location(path=subject.description.path, line=line or None),),
-                remediation=f"Name it: {naming.repartition_fix(t)}.",
+                remediation=_remediation(t, gen, persistent),
                 key=f"{topology.name or ''}|{t}",
             )
+
+
+def _remediation(
+    t: str, gen: naming.GeneratedName, persistent: tuple[tuple[int, str], ...]
+) -> str:
+    """Naming the topic renames it; naming ``repartition()`` also stops it consuming an index,
+    so every later generated store and internal topic is renamed as well."""
+    fix = (
+        f"Name it: {naming.repartition_fix(t)}. On a running app that renames the topic: drain "
+        "it in the same deploy (see repartition-topic-removed)"
+    )
+    if gen.prefix != "KSTREAM-REPARTITION-":
+        return f"{fix}."
+    later = [p for i, p in persistent if i > gen.index and p != t]
+    if not later:
+        return f"{fix}."
+    shown = ", ".join(later[:5]) + (f" and {len(later) - 5} more" if len(later) > 5 else "")
+    return (
+        f"{fix}; a named repartition() also stops consuming an index, so {shown} would be "
+        "renamed too: on a running app name it only together with an application reset."
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from linter.topology.store_naming import store_fix
 from rules.framework import Hit, Impact, Location, Severity, rule
 from rules.topology.context import LintSubject, changelog, node, store
 
@@ -73,6 +74,6 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
                     node(owner),
                 ),
                 locations=(Location(path=subject.description.path, line=line or None),),
-                remediation=f"Name it: {naming.store_fix(s)} on the operator {owner}.",
+                remediation=f"Name it: {store_fix(s, owner)} on the operator {owner}.",
                 key=f"{topology.name or ''}|{s}",
             )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
-from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
+from linter.topology.diff import SubtopologyInfo
+from rules.framework import DeployStrategy, Hit, Impact, Resource, Severity, rule
 from rules.topology.context import DiffSubject, after, before, subtopology, topic
 
 
@@ -44,8 +46,13 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
                   --> none
                   <-- payments
 
+    A subscription pattern (``Source: in (topics: orders-.*)``) is not a topic: which topics it
+    matches depends on the cluster, so a changed pattern is reported as such, never as topics
+    added or removed.
+
     Fix: check co-partitioning and decide where the new topic starts (``auto.offset.reset``, or
-    reprocess with a reset). Deploy with stop-and-restart.
+    reprocess with a reset); for a changed pattern, list the topics each pattern matches in the
+    cluster first. Deploy with stop-and-restart.
     """
     diff = subject.diff
     consumed_b = {t for s in diff.subtopologies.pairs for t in s.before.external_sources} | {
@@ -59,8 +66,11 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
         if b.is_global or not (b.stateful or a.stateful):
             continue
         sources_b, sources_a = b.external_sources, a.external_sources
-        gone = sorted(sources_b - sources_a - consumed_a)
-        new = sorted(sources_a - sources_b - consumed_b)
+        # A topic a pattern of the other side matches may still be (or already was) read.
+        gone = sorted(t for t in sources_b - sources_a - consumed_a if not _matched(t, a.patterns))
+        new = sorted(t for t in sources_a - sources_b - consumed_b if not _matched(t, b.patterns))
+        if b.patterns != a.patterns:
+            yield _pattern_hit(subject, b, a)
         if not gone and not new:
             continue
         parts = []
@@ -80,3 +90,44 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
                 "partitions as the other inputs of the sub-topology." for t in new
             ),
         )
+
+
+def _matched(topic_name: str, patterns: frozenset[str]) -> bool:
+    """True when one of the patterns matches the whole topic name (Java's ``Matcher#matches``;
+    a pattern Python cannot compile is taken to match, so nothing is reported as gone on a
+    guess)."""
+    for p in patterns:
+        try:
+            if re.fullmatch(p, topic_name):
+                return True
+        except re.error:
+            return True
+    return False
+
+
+def _pattern_hit(subject: DiffSubject, b: SubtopologyInfo, a: SubtopologyInfo) -> Hit:
+    was = ", ".join(sorted(b.patterns)) or "no pattern"
+    now = ", ".join(sorted(a.patterns)) or "no pattern"
+    return Hit(
+        message=(
+            f"Stateful sub-topology {a.id} subscribes to {now} (was {was}): the topics a pattern "
+            "matches cannot be known from the text, so which inputs are added or dropped is "
+            "unchecked."
+        ),
+        resources=(
+            subtopology(a.id, a.topology),
+            *(Resource(kind="pattern", name=p) for p in sorted(b.patterns ^ a.patterns)),
+        ),
+        locations=(before(subject, b.line), after(subject, a.line)),
+        remediation=(
+            "List the topics each pattern matches in the cluster; a topic matched only now starts "
+            "at auto.offset.reset and must be co-partitioned, one no longer matched leaves its "
+            "contribution in the state."
+        ),
+        key=f"{a.topology or ''}|pattern|{was}->{now}",
+        requires=DeployStrategy.STOP_AND_RESTART,
+        steps=(
+            f"Before deploying, list the topics matched by {was} and by {now} (kafka-topics.sh "
+            "--list) and check the ones that differ.",
+        ),
+    )

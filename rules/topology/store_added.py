@@ -42,8 +42,9 @@ def store_added(subject: DiffSubject) -> Iterator[Hit]:
     Fix: nothing if an empty start is fine; otherwise backfill by reprocessing the inputs.
     """
     app = subject.application_id
+    replaced = {x.key for r in subject.diff.replaced for x in r.added}
     for s in subject.diff.stores.added:
-        if s.is_global:
+        if s.is_global or s.key in replaced:  # judged by store-replaced
             continue
         log = changelog(app, s.name, s.topology)
         yield Hit(

@@ -65,7 +65,8 @@ def store_moved_subtopology(subject: DiffSubject) -> Iterator[Hit]:
                   --> none
                   <-- GroupOrders-repartition-source
 
-    Fix: plan for the restore (it reads the whole changelog; consider standby replicas), deploy
+    Fix: plan for the restore (it reads the whole changelog; standby replicas do not shorten it,
+    since they are kept per task id and the store's task id changes with its sub-topology), deploy
     with a stop-and-restart so old and new instances never share the group with different
     sub-topology numbering, and delete the stale task directories afterwards.
     """
@@ -87,7 +88,10 @@ def store_moved_subtopology(subject: DiffSubject) -> Iterator[Hit]:
                 subtopology(a.subtopology, a.topology),
             ),
             locations=(before(subject, b.line), after(subject, a.line)),
-            remediation="Expect a full restore; deploy with stop-and-restart; clean up after.",
+            remediation=(
+                "Expect a full restore (standby replicas do not shorten it: the store's task id "
+                "changes); deploy with stop-and-restart; clean up after."
+            ),
             key=f"{a.topology or ''}|{b.name}|{b.subtopology}->{a.subtopology}",
             requires=DeployStrategy.STOP_AND_RESTART,
             steps=(

@@ -48,8 +48,9 @@ def store_removed(subject: DiffSubject) -> Iterator[Hit]:
     version runs. If not, restore the operator with the same store name.
     """
     app = subject.application_id
+    replaced = {x.key for r in subject.diff.replaced for x in r.removed}
     for s in subject.diff.stores.removed:
-        if s.is_global:
+        if s.is_global or s.key in replaced:  # judged by store-replaced
             continue
         log = changelog(app, s.name, s.topology)
         yield Hit(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from linter.topology.store_naming import keep_store_name, store_kind
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, after, before, changelog, store
 
@@ -49,10 +50,17 @@ def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
                   --> none
                   <-- KSTREAM-FILTER-0000000001
 
-    Fix: keep the old name. If it was generated, pin exactly the old name for now
-    (``Materialized.as("KSTREAM-AGGREGATE-STATE-STORE-0000000001")``) and name every stateful
-    operator from then on. Otherwise deploy with a full reprocess: application reset + local state
-    cleanup, or blue-green under a new ``application.id``; delete the abandoned changelog after.
+    Fix: keep the old name, with the call that names a store of its kind: ``Materialized.as`` for
+    aggregations, ``toTable``, KTable operations and table sources (a generated name can be pinned
+    as is: ``Materialized.as("KSTREAM-AGGREGATE-STATE-STORE-0000000001")``);
+    ``StreamJoined.withStoreName("x")`` for stream-stream join stores (``x-this-join-store``,
+    ``x-other-join-store``, ``x-outer-shared-join-store``); ``Suppressed.withName("x")`` for a
+    suppression buffer (``x-store``); ``TableJoined.as("x")`` for a foreign-key join subscription
+    store (``x-subscription-store``). A generated join, suppression or subscription store name
+    cannot be pinned (each call adds its suffix): keep the operators before it unchanged. Then name
+    every stateful operator. Otherwise deploy with a full reprocess: application reset + local
+    state cleanup, or blue-green under a new ``application.id``; delete the abandoned changelog
+    after.
     """
     app = subject.application_id
     for pair in subject.diff.stores.pairs:
@@ -68,16 +76,23 @@ def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
             else "it was renamed"
         )
         old, new = changelog(app, b.name, b.topology), changelog(app, a.name, a.topology)
+        owner = min(b.owners, default=None)
+        keep = keep_store_name(b.name, owner)
+        window = (
+            " It is a join window store: records arriving after the deploy miss their join "
+            "partners from the last window size + grace before it."
+            if store_kind(b.name, owner).kind == "stream-join"
+            else ""
+        )
         yield Hit(
             message=(
                 f"State store {b.name} is now {a.name} ({why}): the new version restores from "
-                f"{new.name}, which is empty, and abandons {old.name}."
+                f"{new.name}, which is empty, and abandons {old.name}.{window}"
             ),
             resources=(store(b.name), store(a.name), old, new),
             locations=(before(subject, b.line), after(subject, a.line)),
             remediation=(
-                f'Keep the old name (Materialized.as("{b.name}") or the matching config class); '
-                "or accept the loss and rebuild the state with a full reprocess."
+                f"{keep}; or accept the loss and rebuild the state with a full reprocess."
             ),
             key=f"{b.topology or ''}|{b.name}->{a.name}",
             requires=DeployStrategy.RESET,

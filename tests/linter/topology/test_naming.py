@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from linter.topology import naming
+from linter.topology.store_naming import keep_store_name, store_fix, store_kind
 
 
 @pytest.mark.parametrize(
@@ -89,13 +90,16 @@ def test_derived_names() -> None:
 
 
 def test_fixes() -> None:
-    assert naming.store_fix("KSTREAM-AGGREGATE-STATE-STORE-0000000001") == 'Materialized.as("...")'
-    assert "StreamJoined.withStoreName" in naming.store_fix("KSTREAM-JOINTHIS-0000000004-store")
-    suppress = naming.store_fix("KTABLE-SUPPRESS-STATE-STORE-0000000007")
-    assert suppress == 'Suppressed.withName("...")'
-    fk = naming.store_fix("KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010")
+    assert store_fix("KSTREAM-AGGREGATE-STATE-STORE-0000000001") == 'Materialized.as("...")'
+    assert "StreamJoined.withStoreName" in store_fix("KSTREAM-JOINTHIS-0000000004-store")
+    suppress = store_fix("KTABLE-SUPPRESS-STATE-STORE-0000000007")
+    assert suppress.startswith('Suppressed.withName("...")')
+    fk = store_fix("KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010")
     assert "TableJoined.as" in fk
-    assert "builder.table" in naming.store_fix("users-STATE-STORE-0000000000")
+    assert "builder.table" in store_fix("users-STATE-STORE-0000000000")
+    assert "persistentVersionedKeyValueStore" in store_fix("users-STATE-STORE-0000000000")
+    table = keep_store_name("users", "KTABLE-SOURCE-0000000001")
+    assert "persistentVersionedKeyValueStore" in table
     assert naming.repartition_fix("KSTREAM-REPARTITION-0000000003-repartition") == (
         'Repartitioned.as("...")'
     )
@@ -105,3 +109,34 @@ def test_fixes() -> None:
     assert "StreamJoined.withName" in naming.repartition_fix(
         "KSTREAM-KEY-SELECT-0000000001-repartition"
     )
+
+
+@pytest.mark.parametrize(
+    ("store", "owner", "kind", "keep"),
+    [
+        ("KSTREAM-AGGREGATE-STATE-STORE-0000000001", None, "materialized",
+         'Materialized.as("KSTREAM-AGGREGATE-STATE-STORE-0000000001")'),
+        ("orders-this-join-store", None, "stream-join", 'StreamJoined.withStoreName("orders")'),
+        ("orders-other-join-store", None, "stream-join", 'StreamJoined.withStoreName("orders")'),
+        ("orders-outer-shared-join-store", None, "stream-join",
+         'StreamJoined.withStoreName("orders")'),
+        ("KSTREAM-OUTERSHARED-0000000004-store", None, "stream-join", None),
+        ("KTABLE-SUPPRESS-STATE-STORE-0000000007", None, "suppress-buffer", None),
+        ("KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010", None, "fk-subscription", None),
+        ("cust-subscription-store", None, "fk-subscription", 'TableJoined.as("cust")'),
+        ("users-STATE-STORE-0000000000", None, "table-source",
+         'Materialized.as("users-STATE-STORE-0000000000")'),
+        ("users", "KTABLE-SOURCE-0000000001", "table-source", 'Materialized.as("users")'),
+        ("enrich-Buffer", None, "join-buffer", 'Joined.as("enrich")'),
+        ("dedup", "KSTREAM-PROCESSOR-0000000003", "processor-api", None),
+    ],
+)
+def test_store_kinds(store: str, owner: str | None, kind: str, keep: str | None) -> None:
+    got = store_kind(store, owner)
+    assert got.kind == kind
+    if keep is not None:
+        assert got.keep is not None
+        assert got.keep.startswith(keep)
+        assert keep in keep_store_name(store, owner)
+    elif got.keep is None:
+        assert keep_store_name(store, owner).startswith(f"No DSL name gives back {store}")

@@ -5,7 +5,9 @@ A case lists ``apps``, each either as facts (``produces``, ``consumes``, ``state
 ``key_changes``, ``internal``, ``upgrade``) or as ``versions`` (describe() texts, oldest first:
 the app is then scanned with the library, lint and diff included, and its facts come from that),
 optional ``partition_changes`` (``topic``, ``partitions``, ``step``, ``before``), and ``expect``:
-the case rule's findings as ``{rule, severity, resource}`` (resource: any resource name).
+the case rule's findings as ``{rule, severity, resource}`` (resource: any resource name),
+optionally with ``message``, ``remediation`` or ``steps`` (text the message, the remediation or
+one of the steps must contain) and ``not_in_steps`` (text no step may contain).
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def _facts(spec: dict[str, Any]) -> AppFacts:
     )  # fmt: skip
 
 
+_EXPECT_KEYS = frozenset(
+    {"rule", "severity", "resource", "message", "remediation", "steps", "not_in_steps"}
+)
+
+
 def _id(x: Any) -> str:
     return x if isinstance(x, str) else str(x["name"])
 
@@ -70,11 +77,17 @@ def test_case(rule: str, spec: dict[str, Any]) -> None:
     expect = spec.get("expect") or []
     assert len(found) == len(expect), [f.message for f in found]
     for want in expect:
+        unknown = want.keys() - _EXPECT_KEYS
+        assert not unknown, f"unknown expect keys {sorted(unknown)}"
         assert any(
             f.name == want["rule"] and f.severity.value == want["severity"]
             and any(r.name == want["resource"] for r in f.resources)
+            and want.get("message", "") in f.message
+            and want.get("remediation", "") in f.remediation
+            and any(want.get("steps", "") in s for s in f.steps or ("",))
+            and not any(want["not_in_steps"] in s for s in f.steps if "not_in_steps" in want)
             for f in found
-        ), (want, [f.message for f in found])  # fmt: skip
+        ), (want, [(f.message, f.remediation, f.steps) for f in found])  # fmt: skip
 
 
 @pytest.mark.parametrize("r", FLEET_RULES, ids=lambda r: r.name)

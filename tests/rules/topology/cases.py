@@ -4,25 +4,74 @@ A case gives either ``topology``/``topology_file`` (a lint rule), ``before``/``a
 ``before_file``/``after_file`` (a diff rule), or ``config`` with ``before``/``after`` properties
 text and optional ``streams_version_before``/``streams_version_after`` (a config rule), plus
 optional ``application_id`` and ``expect``: the findings of the case's rule, as a list of
-``{rule, severity, resource}`` (resource: any resource name of the finding). Files are
-``fixtures/...`` paths or ``corpus:<path>`` under ``../shared/corpus/topologies``.
+``{rule, severity, resource}`` (resource: any resource name of the finding), optionally with
+``message``, ``remediation`` or ``steps`` (text the finding's message, remediation or one of its
+steps must contain) and ``not_in_remediation`` (text it must not contain). Files are
+``fixtures/...`` paths or ``corpus:<path>`` under ``../shared/corpus/topologies``. Unknown keys
+fail the case.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pytest
+from pydantic import BaseModel, ConfigDict
 
 from linter import api
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import parse
 from linter.topology.streams_config import parse_properties
+from rules.framework import Finding
 from tests.conftest import CORPUS_MISSING, FIXTURES, ROOT, TOPOLOGY_CORPUS, corpus_text
 from tests.rules.yaml_cases import Case, load_cases_from
 
 RULE_CASES = FIXTURES / "rules"
+
+
+_CASE_KEYS = frozenset(
+    {
+        "name", "before", "after", "before_file", "after_file", "topology", "topology_file",
+        "config", "application_id", "expect",
+    }
+)
+_CONFIG_KEYS = frozenset(
+    {"before", "after", "streams_version_before", "streams_version_after"}
+)
+
+
+class Expect(BaseModel):
+    """One expected finding of a case."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rule: str
+    severity: Literal["error", "warning", "info"]
+    resource: str | int
+    message: str | None = None
+    remediation: str | None = None
+    steps: str | None = None
+    not_in_remediation: str | None = None
+
+    def matches(self, f: Finding) -> bool:
+        return (
+            f.name == self.rule
+            and f.severity.value == self.severity
+            and any(r.name == str(self.resource) for r in f.resources)
+            and (self.message is None or self.message in f.message)
+            and (self.remediation is None or self.remediation in f.remediation)
+            and (self.steps is None or any(self.steps in s for s in f.steps))
+            and (self.not_in_remediation is None or self.not_in_remediation not in f.remediation)
+        )
+
+
+def check_keys(case: Case) -> None:
+    """A typo in a case file fails the case instead of silently testing nothing."""
+    unknown = case.spec.keys() - _CASE_KEYS
+    assert not unknown, f"{case.path}: unknown keys {sorted(unknown)} in case {case.name!r}"
+    unknown = (case.spec.get("config") or {}).keys() - _CONFIG_KEYS
+    assert not unknown, f"{case.path}: unknown config keys {sorted(unknown)} in {case.name!r}"
 
 
 def load_cases() -> list[Case]:
