@@ -46,7 +46,7 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
                   --> none
                   <-- payments
 
-    A subscription pattern (``Source: in (topics: orders-.*)``) is not a topic: which topics it
+    A subscription pattern (``topics: orders-.*`` on a source) is not a topic: which topics it
     matches depends on the cluster, so a changed pattern is reported as such, never as topics
     added or removed.
 
