@@ -2,31 +2,28 @@
 so findings show inline on the pull request's changed files.
 
 Escaping follows the runner's own rules (``actions/toolkit`` ``command.ts``): in the message,
-``%``, ``\\r`` and ``\\n``; in property values, also ``:`` and ``,``. Control characters from the
-input (an ESC in a name would colour the Actions log) are shown as escapes first.
+``%``, ``\\r`` and ``\\n``; in property values, also ``:`` and ``,`` (a newline in a file name
+is ``%0A``, so the annotation still points at that file). Other control characters from the
+input (an ESC in a name would colour the Actions log) are shown as escapes
+(:mod:`linter.report.safe`).
 """
 
 from __future__ import annotations
 
 from linter.report.locations import primary
 from linter.report.model import Report
-from linter.report.text import sanitize
+from linter.report.safe import visible, workflow_data, workflow_property
 from rules.framework import Finding, Severity
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _shown(text: str) -> str:
-    """Control characters as escapes, line breaks kept (the message may span lines)."""
-    return "\n".join(sanitize(line) for line in text.split("\n"))
+    return workflow_data(text)
 
 
 def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+    return workflow_property(text)
 
 
 def _where(f: Finding, report: Report) -> tuple[str | None, int | None, int | None]:
@@ -50,16 +47,16 @@ def command(f: Finding, report: Report) -> str:
             if column is not None and column >= 1:
                 props.append(("col", str(column)))
     title = f"{f.rule} {f.name}"
-    message = _shown(f.message)
+    message = f.message
     if f.remediation:
-        message += f"\nFix: {_shown(f.remediation)}"
+        message += f"\nFix: {f.remediation}"
     kind = _COMMAND[f.severity]
     if f.acknowledged is not None:
         kind = "notice"
         title += " (acknowledged)"
-        message += f"\nAcknowledged: {_shown(f.acknowledged)}"
+        message += f"\nAcknowledged: {f.acknowledged}"
     props.append(("title", title))
-    rendered = ",".join(f"{k}={escape_property(sanitize(v))}" for k, v in props)
+    rendered = ",".join(f"{k}={escape_property(v)}" for k, v in props)
     return f"::{kind} {rendered}::{escape_data(message)}"
 
 
@@ -71,11 +68,11 @@ def render_github(report: Report) -> str:
         f"ksafe {report.kind}: {verdict}{s.errors} error(s), {s.warnings} warning(s), "
         f"{s.infos} info, {s.acknowledged} acknowledged"
     )
-    lines += [f"note: {sanitize(n)}" for n in report.notes]
+    lines += [f"note: {visible(n)}" for n in report.notes]
     lines += _unchecked("ksafe: not checked", report.unchecked)
     for app in report.apps:
         lines.append(
-            f"ksafe {sanitize(app.application)} ({sanitize(app.path)}): verdict "
+            f"ksafe {visible(app.application)} ({visible(app.path)}): verdict "
             f"{app.verdict.value}, plan {app.plan.strategy.value}"
         )
         lines += _unchecked(f"ksafe {app.application}: not checked", app.unchecked)
@@ -87,5 +84,5 @@ def _unchecked(title: str, notes: tuple[str, ...]) -> list[str]:
     whole application)."""
     if not notes:
         return []
-    message = "describe() does not show it:\n" + "\n".join(f"- {_shown(n)}" for n in notes)
-    return [f"::notice title={escape_property(sanitize(title))}::{escape_data(message)}"]
+    message = "describe() does not show it:\n" + "\n".join(f"- {n}" for n in notes)
+    return [f"::notice title={escape_property(title)}::{escape_data(message)}"]

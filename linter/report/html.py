@@ -3,8 +3,11 @@
 :func:`build_context` turns the report (plus, when known, the two topologies, their diff and the
 cluster timeline) into plain data; :func:`render_html` renders it with jinja2. Every name in a
 topology or cluster is untrusted: the templates autoescape everything, and the data the page's
-script reads is a JSON block with ``<``, ``>`` and ``&`` escaped, read with ``JSON.parse`` and
-turned into DOM with ``textContent`` only. Same input, same bytes: no clock, everything sorted.
+script reads is a JSON block with ``<``, ``>`` and ``&`` escaped; control, bidi and invisible
+characters are shown as escapes in both (:mod:`linter.report.safe`), and the stylesheet isolates
+every inline element's direction, so a name cannot reorder the text around it. The JSON is read
+with ``JSON.parse`` and turned into DOM with ``textContent`` only. Same input, same bytes: no
+clock, everything sorted.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from linter.report.diagram import build_diagram
 from linter.report.marks import marks_for
 from linter.report.model import AppVerdict, Report
 from linter.report.ruledocs import doc_blocks
+from linter.report.safe import visible
 from linter.report.scene import Diagram, Marks, finding_anchor
 from linter.report.timeline import timeline_chart, timeline_from_simulation, timeline_rows
 from linter.topology.diff import TopologyDiff
@@ -93,6 +97,7 @@ def environment() -> Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=_shown,
     )
     env.filters["script_json"] = script_json
     env.filters["num"] = _num
@@ -185,10 +190,28 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template prints: control, bidi and invisible characters in a name are shown
+    as escapes (an override would reverse the rest of its paragraph). Markup is the templates'
+    own (assets, escaped JSON)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return visible(value, keep="\n")
+    return value
+
+
+def _shown_data(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_shown_data(k): _shown_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_shown_data(v) for v in value]
+    return _shown(value)
+
+
 def script_json(data: Any) -> Markup:
     """JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&``
-    can end the element or start markup, whatever the names contain."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    can end the element or start markup, and no control character hides in a name, whatever the
+    names contain."""
+    text = json.dumps(_shown_data(data), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"),
                          ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(char, escape)

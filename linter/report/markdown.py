@@ -1,13 +1,15 @@
 """A concise Markdown summary for a pull request comment: verdict, findings table, deployment plan.
 
-Cells are escaped for GitHub-flavoured Markdown tables: ``|`` would end the cell, a newline the
-row, and ``<``/``>`` would be read as HTML.
+Every name-bearing text goes through :func:`linter.report.safe.markdown`: ``|`` would end a
+table cell, a newline the row, ``<``/``>`` start HTML, and a name must not become a link, an
+image or a mention on the pull request.
 """
 
 from __future__ import annotations
 
 from linter.report.locations import primary
 from linter.report.model import Report
+from linter.report.safe import markdown, visible
 from rules.framework import Finding
 from rules.verdict import DeploymentPlan, Verdict
 
@@ -19,23 +21,16 @@ _VERDICT = {
 
 
 def cell(text: str) -> str:
-    """One table cell: pipes, angle brackets and line breaks made harmless."""
-    return (
-        text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("|", "\\|")
-        .replace("\r\n", "\n")
-        .replace("\r", "\n")  # a lone CR ends a line too (CommonMark)
-        .replace("\n", "<br>")
-    )
+    """One table cell (or a line of prose): the literal text, whatever Markdown it holds."""
+    return markdown(text)
 
 
 def _code(text: str) -> str:
-    # GFM splits table cells on `|` even inside a code span, unless it is escaped
+    # GFM splits table cells on `|` even inside a code span, unless it is escaped; nothing else
+    # is read inside a code span (no link, mention or HTML), but control characters still are
     if "`" in text or "\n" in text or "\r" in text:
         return cell(text)
-    return "`" + text.replace("|", "\\|") + "`"
+    return "`" + visible(text).replace("|", "\\|") + "`"
 
 
 def _where(f: Finding, report: Report) -> str:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from linter.report.locations import current, previous
 from linter.report.model import Report
+from linter.report.safe import json_text, sarif_text
 from rules.catalogue import ALL_RULES
 from rules.framework import Finding, Location, Rule, Severity
 
@@ -89,6 +90,7 @@ def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
 
 def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]:
     text = f.message if not f.remediation else f"{f.message}\nFix: {f.remediation}"
+    text = sarif_text(text)
     result: dict[str, Any] = {
         "ruleId": f.rule,
         "level": _LEVEL[f.severity],
@@ -149,4 +151,4 @@ def to_sarif(report: Report) -> dict[str, Any]:
 
 
 def render_sarif(report: Report) -> str:
-    return json.dumps(to_sarif(report), indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(to_sarif(report), indent=2, ensure_ascii=False)) + "\n"

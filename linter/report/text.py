@@ -3,9 +3,8 @@ deployment plan (the last thing a reader sees). ANSI colour only when asked for.
 
 from __future__ import annotations
 
-import re
-
 from linter.report.model import Report
+from linter.report.safe import visible
 from rules.framework import Finding, Location, Severity
 from rules.verdict import DeploymentPlan, Verdict
 
@@ -19,20 +18,10 @@ _COLOR = {
 }
 _RESET = "\033[0m"
 
-# Names in findings (nodes, stores, topics, paths) are untrusted: control characters would let
-# them repaint the terminal (ESC sequences, OSC 8 links, a forged line after a newline) and
-# bidi controls would reorder what is shown. They are printed as visible escapes instead.
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def sanitize(text: str) -> str:
-    """``text`` with control and bidi characters shown as ``\\xNN``/``\\uNNNN`` escapes."""
-    return _UNSAFE.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    """``text`` with control and bidi characters shown as ``\\xNN``/``\\uNNNN`` escapes: names
+    in findings are untrusted and must not repaint the terminal or reorder what is shown."""
+    return visible(text)
 
 
 def _paint(text: str, key: Severity | Verdict, color: bool) -> str:
