@@ -44,10 +44,11 @@ def snapshot_command(source: Path, output: Path | None) -> None:
     kind is recognised from its content; files it does not read are named on stderr), one
     capture, or a native YAML/JSON snapshot."""
     from cluster_engine.ingest import load_snapshot
+    from linter.report.safe import visible
 
     snapshot = load_snapshot(source)
     for unread in snapshot.unread:
-        click.echo(f"{unread.path}: not read: {unread.reason}", err=True)
+        click.echo(visible(f"{unread.path}: not read: {unread.reason}"), err=True)
     if output is not None and output.suffix.lower() in (".yaml", ".yml"):
         import yaml
 

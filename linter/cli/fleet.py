@@ -69,17 +69,17 @@ def scan_command(
         raise click.UsageError("--snapshot needs --plan")
     local = local_path(input_path)
     if local is not None and not os.path.exists(local):
-        click.echo(f"ksafe: {input_path}: no such file or directory", err=True)
+        _say(f"ksafe: {input_path}: no such file or directory", err=True)
         ctx.exit(EXIT_USAGE)
     kind = detect_format(input_path, input_format)  # once, for the checks and the scan
     problem = input_problem(input_path, kind) or _out_problem(out)
     if problem is not None:
-        click.echo(f"ksafe: {problem}", err=True)
+        _say(f"ksafe: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
     unread = unread_files(input_path, kind)
     if unread:
         shown = ", ".join(unread[:5]) + (f" and {len(unread) - 5} more" if len(unread) > 5 else "")
-        click.echo(f"ksafe: warning: not read, not in an <app_id>/ directory: {shown}", err=True)
+        _say(f"ksafe: warning: not read, not in an <app_id>/ directory: {shown}", err=True)
     # Rule selection, severities and acknowledgements from the config; the application id
     # comes from each app's own properties, never one for the whole fleet.
     config_settings = load(config_path).settings
@@ -94,7 +94,7 @@ def scan_command(
 
     def log(message: str) -> None:
         if not quiet:
-            click.echo(f"ksafe fleet: {message}", err=True)
+            _say(f"ksafe fleet: {message}", err=True)
 
     started = time.monotonic()
     try:
@@ -103,17 +103,17 @@ def scan_command(
             log(f"Spark {spark.version} on {spark.sparkContext.master} ready in {ready:.1f} s")
             result = run_scan(spark, options, log)
     except FleetSetupError as error:
-        click.echo(f"ksafe: {error}", err=True)
+        _say(f"ksafe: {error}", err=True)
         ctx.exit(EXIT_USAGE)
     except Exception as error:  # Spark's own errors (missing path, bad table) -> one line
-        click.echo(f"ksafe: fleet scan of {input_path} failed: {_first_line(error)}", err=True)
+        _say(f"ksafe: fleet scan of {input_path} failed: {_first_line(error)}", err=True)
         ctx.exit(EXIT_USAGE)
     summary = result.summary
     log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
     if fmt == "json":
         sys.stdout.write(json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
     else:
-        click.echo(_text(summary))
+        _say(_text(summary))
     if not summary["consistent"]:
         ctx.exit(EXIT_USAGE)
     ranks = {"error": 3, "warning": 2, "info": 1}
@@ -122,6 +122,15 @@ def scan_command(
         for name, count in summary["findings"].items() if name in ranks
     )
     ctx.exit(EXIT_FINDINGS if failing else EXIT_OK)
+
+
+def _say(text: str, *, err: bool = False) -> None:
+    """Every line this command prints: app ids, file names and Spark's messages come from the
+    input, so control and bidi characters in them (an OSC 52 clipboard write) are shown as
+    escapes, like every other text output."""
+    from linter.report.safe import visible
+
+    click.echo("\n".join(visible(line) for line in text.split("\n")), err=err)
 
 
 def _out_problem(out: str) -> str | None:
@@ -150,6 +159,8 @@ def _first_line(error: Exception) -> str:
 
 
 def _text(summary: dict[str, object]) -> str:
+    from linter.report.safe import visible
+
     s = summary
     f = s["findings"]
     assert isinstance(f, dict)
@@ -167,7 +178,7 @@ def _text(summary: dict[str, object]) -> str:
     assert isinstance(worst, list)
     for app in worst[:10]:
         lines.append(
-            f"  {app['app_id']}: {app['status']}, {app['errors']} errors, "
+            f"  {visible(str(app['app_id']))}: {app['status']}, {app['errors']} errors, "
             f"{app['warnings']} warnings"
             + (f", verdict {app['verdict']}" if app.get("verdict") else "")
         )
