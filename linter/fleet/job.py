@@ -72,7 +72,15 @@ def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str, str]
 def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:
     """``(app_id, [Version, ...])`` per app, from any of the three input shapes."""
     kind = detect_format(path, fmt)
-    if kind == "dir":
+    local = local_path(path)
+    if kind == "dir" and local is not None:
+        from linter.fleet.tree import app_dirs, read_app
+
+        listed = app_dirs(local)
+        return spark.sparkContext.parallelize(listed, max(1, min(partitions, len(listed)))).map(
+            read_app
+        )
+    if kind == "dir":  # another filesystem: Hadoop's reader, which lists only non-empty dirs
         files = spark.sparkContext.wholeTextFiles(path.rstrip("/") + "/*/*", partitions)
         return files.flatMap(_dir_file).groupByKey(partitions).map(_dir_app)
     from pyspark.sql import functions as F
@@ -128,7 +136,9 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
         excerpt = F.concat(F.lit(JSON_ROW), F.substring(F.col(corrupt), 1, 160))
         problem = F.coalesce(excerpt, F.lit("")).alias(PROBLEM)
         return df.select(*COLUMNS, source, problem)
-    df = spark.read.parquet(path)
+    # part files written at different times may hold different columns: the union of them,
+    # or Spark's own error when a column's types conflict (never a column silently dropped)
+    df = spark.read.option("mergeSchema", "true").parquet(path)
     columns, problems = [], []
     for c in COLUMNS:
         kind_of = _TYPES[c]
