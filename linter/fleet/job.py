@@ -24,6 +24,7 @@ from linter.fleet.inputs import (
     split_path,
     version_of,
 )
+from linter.fleet.jsonrows import json_row, utf8_problem
 from linter.fleet.lineage import (
     FleetRules,
     edges,
@@ -107,10 +108,17 @@ def _shown(source: str) -> str:
 
 SOURCE, PROBLEM = "_source", "_problem"
 _TYPES = dict(c.split(" ", 1) for c in (part.strip() for part in TABLE_SCHEMA.split(",")))
-JSON_ROW = (
-    "not a fleet table row (a JSON object; app_id, version, description, properties and "
-    "timestamp strings, deployed true or false): "
-)
+
+
+def _json_line(line: Any) -> Iterator[tuple[Any, ...]]:
+    value, source, raw = line
+    bad = utf8_problem(raw, "line")  # Spark hands Python bad bytes already replaced
+    if bad is not None:
+        yield (*[None] * len(COLUMNS), source, bad)
+        return
+    row = json_row(value)
+    if row is not None:
+        yield (*row[:-1], source, row[-1])
 
 
 def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
@@ -118,24 +126,19 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
     the file each row comes from (:data:`SOURCE`) and what is wrong with the row (:data:`PROBLEM`,
     empty when nothing is).
 
-    A JSON line that does not parse or has a value of the wrong type, or a Parquet value that
-    does not cast to its column's type, is kept, with its problem: the app it names (or, with
+    A JSON line that does not parse, is too long, has a key that is not a column or a value of
+    the wrong type (:func:`~linter.fleet.jsonrows.json_row`), or a Parquet value that does not
+    cast to its column's type, is kept, with its problem: the app it names (or, with
     no app_id, the rows without one) is quarantined, never silently changed or dropped.
     """
     from pyspark.sql import functions as F
 
     source = F.col("_metadata.file_path").alias(SOURCE)
     if kind == "jsonl":
-        corrupt = "_corrupt_record"
-        df = (
-            spark.read.schema(f"{TABLE_SCHEMA}, {corrupt} string")
-            .option("mode", "PERMISSIVE")
-            .option("columnNameOfCorruptRecord", corrupt)
-            .json(path)
-        )
-        excerpt = F.concat(F.lit(JSON_ROW), F.substring(F.col(corrupt), 1, 160))
-        problem = F.coalesce(excerpt, F.lit("")).alias(PROBLEM)
-        return df.select(*COLUMNS, source, problem)
+        raw = F.when(~F.is_valid_utf8("value"), F.col("value").cast("binary"))
+        lines = spark.read.text(path).select("value", source, raw)
+        rows = lines.rdd.flatMap(_json_line)
+        return spark.createDataFrame(rows, f"{TABLE_SCHEMA}, {SOURCE} string, {PROBLEM} string")
     # part files written at different times may hold different columns: the union of them,
     # or Spark's own error when a column's types conflict (never a column silently dropped)
     df = spark.read.option("mergeSchema", "true").parquet(path)
@@ -153,6 +156,10 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
             value = F.substring(F.col(c).cast("string"), 1, 80)
             problems.append(F.when(bad, F.concat(F.lit(f"column {c}: "), value,
                                                  F.lit(f" is not a {kind_of}"))))  # fmt: skip
+    for c in ("description", "properties"):
+        if c in df.columns and df.schema[c].dataType.simpleString() == "string":
+            check = F.udf(lambda data, c=c: utf8_problem(data, f"column {c}"), "string")
+            problems.append(F.when(~F.is_valid_utf8(c), check(F.col(c).cast("binary"))))
     problem = F.concat_ws("; ", *problems) if problems else F.lit("")
     return df.select(*columns, source, problem.alias(PROBLEM))
 

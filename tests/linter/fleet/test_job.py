@@ -201,7 +201,8 @@ def test_bad_table_rows_quarantine_their_app_with_the_file(spark: Any, tmp_path:
     cast, are kept as rows of a quarantined app, the message naming the file and the row."""
     from pyspark.testing import assertDataFrameEqual
 
-    from linter.fleet.job import JSON_ROW, ScanOptions, run_scan
+    from linter.fleet.job import ScanOptions, run_scan
+    from linter.fleet.jsonrows import JSON_ROW
 
     text = (FLEET / "small" / "billing" / "v1.txt").read_text(encoding="utf-8")
     jsonl = tmp_path / "fleet.jsonl"
@@ -217,7 +218,7 @@ def test_bad_table_rows_quarantine_their_app_with_the_file(spark: Any, tmp_path:
     ).coalesce(1).write.parquet(str(tmp_path / "fleet.parquet"))
     (part,) = (tmp_path / "fleet.parquet").glob("part-*.parquet")
     schema = "app_id string, status string, versions int, error string"
-    wrong_type = f'd: cannot be scanned: {jsonl}: {JSON_ROW}{{"app_id": "d", "version": "v1", '
+    wrong_type = f'd: cannot be scanned: {jsonl}: deployed: "yes" is not true or false'
     expected = {
         "fleet.jsonl": [
             ("<no app_id>", "quarantined", 2,
@@ -280,6 +281,73 @@ def test_directory_input_names_each_file(spark: Any, tmp_path: Path) -> None:
     apps = spark.read.parquet(str(tmp_path / "out" / "apps.parquet"))
     assertDataFrameEqual(apps.select("app_id", "status", "versions", "error"), expected,
                          checkRowOrder=True)  # fmt: skip
+
+
+def test_nothing_in_the_input_is_dropped(spark: Any, tmp_path: Path) -> None:
+    """Empty and hidden-only app directories and a FIFO; Parquet part files with different
+    columns; a JSON key typo, an integer version and bytes that are not UTF-8 in JSON Lines and
+    Parquet: every one counted in ``rows in`` and quarantined with its reason, or read whole."""
+    import os
+
+    from linter.fleet.job import ScanOptions, run_scan
+
+    text = (FLEET / "small" / "billing" / "v1.txt").read_text(encoding="utf-8")
+    fleet = tmp_path / "fleet"
+    for app in ("good", "empty", "hidden", "piped"):
+        (fleet / app).mkdir(parents=True)
+    (fleet / "good" / "v1.txt").write_text(text, encoding="utf-8")
+    (fleet / "hidden" / "_SUCCESS").write_text("", encoding="utf-8")
+    (fleet / "piped" / "v1.txt").write_text(text, encoding="utf-8")
+    os.mkfifo(fleet / "piped" / "v2.txt")
+    table = tmp_path / "fleet.parquet"
+    spark.createDataFrame([("a", "v1", text)], "app_id string, version string, description "
+                          "string").coalesce(1).write.parquet(str(table / "p=1"))  # fmt: skip
+    spark.createDataFrame(
+        [("b", "v1", text, True, "application.id=b\n")],
+        "app_id string, version string, description string, deployed boolean, properties string",
+    ).coalesce(1).write.mode("append").parquet(str(table / "p=2"))
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (table / "p=3").mkdir()
+    not_utf8 = pa.array([b"ok\xff"], pa.binary()).view(pa.string())  # a writer that did not check
+    pq.write_table(pa.table({"app_id": ["c"], "version": ["v1"], "description": not_utf8}),
+                   table / "p=3" / "part-0.parquet")  # fmt: skip
+    bad = text.encode() + b"\xff"
+    jsonl = tmp_path / "fleet.jsonl"
+    jsonl.write_bytes(b"\n".join([
+        json.dumps({"app_id": "a", "version": "v1", "description": text,
+                    "depolyed": True}).encode(),
+        json.dumps({"app_id": "b", "version": 2, "description": text}).encode(),
+        b'{"app_id": "c", "version": "v1", "description": "' + bad.replace(b"\n", b"\\n") + b'"}',
+        json.dumps({"app_id": "d", "version": "v1", "description": text}).encode(),
+    ]) + b"\n")  # fmt: skip
+    expected = {
+        "fleet": {"good": None, "empty": "no <version>.txt", "hidden": "only hidden files",
+                  "piped": "v2.txt: not read: a FIFO"},
+        "fleet.jsonl": {"a": 'unknown key "depolyed"', "b": "version: 2 is not a string",
+                        "<no app_id>": "line: byte 0xff at byte offset", "d": None},
+        "fleet.parquet": {"a": None, "b": None,
+                          "c": "column description: byte 0xff at byte offset 2 (line 1, column 3)"},
+    }  # fmt: skip
+    for name, apps in expected.items():
+        out = tmp_path / f"out-{name}"
+        options = ScanOptions(input=str(tmp_path / name), out=str(out), partitions=1,
+                              progress=False)  # fmt: skip
+        summary = run_scan(spark, options, lambda _: None).summary
+        rows = spark.read.parquet(str(out / "apps.parquet")).collect()
+        found = {r["app_id"]: r["error"] for r in rows}
+        assert summary["consistent"] is True, name
+        assert summary["apps_in"] == len(found), name
+        for app, problem in apps.items():
+            assert app in found, (name, app, found)
+            if problem is None:
+                assert found[app] is None, (name, app, found[app])
+            else:
+                assert problem in (found[app] or ""), (name, app, found[app])
+    deployed = {r["app_id"]: r["deployed_version"] for r in
+                spark.read.parquet(str(tmp_path / "out-fleet.parquet" / "apps.parquet")).collect()}
+    assert deployed["b"] == "v1"  # the column only the second part file has is read
 
 
 def test_the_command_speaks_in_its_own_lines_only(spark: Any, tmp_path: Path) -> None:
