@@ -24,6 +24,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from linter.report.diagram import build_diagram
+from linter.report.folded import FOLD_OVER, LISTED, fold_lists, folded_sides, node_count
 from linter.report.marks import marks_for
 from linter.report.model import AppVerdict, Report
 from linter.report.ruledocs import doc_blocks
@@ -158,10 +159,16 @@ def build_context(
 
     findings = report.findings
     resources = [(r.kind, r.name, f.rule, _anchor(f)) for f in findings for r in f.resources]
-    diagrams = _diagrams(before, after, diff, application_id, resources)
+    folded: list[dict[str, Any]] = []
+    if node_count(before, after) > FOLD_OVER:  # too big to draw: summaries, opened on demand
+        diagrams: list[Diagram] = []
+        folded, changes = folded_sides(before, after, diff, resources)
+    else:
+        diagrams = _diagrams(before, after, diff, application_id, resources)
+        changes = _changes(diagrams)
     steps = timeline_from_simulation(timeline) if timeline is not None else ()
     rules = _rules_of(findings, ALL_RULES)
-    return {
+    context = {
         "title": title or _default_title(report),
         "kind": report.kind,
         "inputs": sorted(report.inputs.items()),
@@ -175,10 +182,16 @@ def build_context(
         "rule_docs": [_rule_doc(r) for r in rules],
         "diagrams": [_plain(asdict(d)) for d in diagrams],
         "diagram_data": {d.side: _node_data(d) for d in diagrams},
-        "changes": _changes(diagrams),
+        "changes": changes,
+        "folded": folded,
+        "fold_over": FOLD_OVER,
+        "fold_listed": LISTED,
         "timeline": timeline_rows(steps, findings),
         "chart": timeline_chart(steps),
     }
+    if folded:
+        fold_lists(context)
+    return context
 
 
 def _plain(value: Any) -> Any:

@@ -17,6 +17,7 @@ input. Whatever the format, three things must never travel out of a name:
 from __future__ import annotations
 
 import re
+from functools import cache
 
 # C0 and C1 controls and DEL; the bidi embeddings, overrides, isolates and marks; the zero-width
 # and other invisible format characters (soft hyphen, Mongolian vowel separator, word joiner and
@@ -41,9 +42,14 @@ def visible(text: str, *, keep: str = "") -> str:
 
     ``keep`` names characters the caller encodes itself (a line break where the format has one).
     """
-    if keep:
-        return "".join(c if c in keep else _UNSAFE.sub(_escape, c) for c in text)
-    return _UNSAFE.sub(_escape, text)
+    return _unsafe(keep).sub(_escape, text)
+
+
+@cache
+def _unsafe(keep: str) -> re.Pattern[str]:
+    if not keep:
+        return _UNSAFE
+    return re.compile(f"(?![{re.escape(keep)}])[{_C0}{_OTHERS}]")
 
 
 # Backslash-escaping an ASCII punctuation character makes it literal (CommonMark 2.4); these are
