@@ -234,3 +234,33 @@ def test_a_combined_release_report(browser: Any, topology_corpus: Path) -> None:
     assert page.locator("[data-verdict]").inner_text() == "Unsafe"
     screenshot(opened, "combined-release")
     page.close()
+
+
+def test_a_folded_report_opens_and_expands(browser: Any) -> None:
+    """Past FOLD_OVER nodes: no diagram, sub-topology summaries that open on a click, names in
+    their own bidi isolate."""
+    from linter.report.folded import FOLD_OVER
+    from linter.topology.diff import diff as match
+    from linter.topology.parse import parse
+    from tests.hardening.generators import topology_text
+
+    per_side = FOLD_OVER // 2 + 100
+    before = parse(topology_text(per_side, "many"), "before.txt")
+    after = parse(topology_text(per_side, "many"), "after.txt")  # unchanged: all start closed
+    report = api.diff(before, after)
+    html = render_html(report, before=before, after=after, diff=match(before, after))
+    opened = open_report(browser, html, "folded")
+    page = opened.page
+    opened.check_clean()
+    assert page.locator("svg.graph").count() == 0
+    folds = page.locator("details.fold")
+    assert folds.count() > 0
+    assert page.locator("details.fold[open]").count() == 0
+    first = folds.first
+    assert first.locator("li").first.is_visible() is False
+    first.locator("summary").click()
+    assert first.evaluate("d => d.open") is True
+    assert first.locator("li").first.is_visible() is True
+    code = page.locator("details.fold code").first
+    assert code.evaluate("e => getComputedStyle(e).unicodeBidi") == "isolate"
+    opened.page.screenshot(path=str(ARTIFACTS / "folded.png"))
