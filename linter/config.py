@@ -15,6 +15,7 @@ Reference (``ksafe.toml`` spells the same keys at top level)::
     snapshot = "cluster/prod-snapshot.json" # default for cluster checks
     topologies = ["topology/*.txt"]         # the apps' describe() files, for cluster checks
                                             # (app id: its [[paths]] application-id, else stem)
+    git-base = "origin/main"                # pre-commit --all-files: diff from the merge-base
 
     [tool.ksafe.severity]                   # per-rule severity overrides
     generated-processor-name = "info"
@@ -55,7 +56,7 @@ FAIL_ON = ("error", "warning", "info", "never")
 
 _TOP_KEYS = {
     "select", "ignore", "fail-on", "severity", "application-id", "snapshot", "paths",
-    "acknowledgements", "topologies",
+    "acknowledgements", "topologies", "git-base",
 }
 _PATH_KEYS = {
     "path", "application-id", "properties", "properties-before", "properties-after", "snapshot",
@@ -101,6 +102,8 @@ class Config:
     snapshot: str | None = None
     entries: tuple[_PathEntry, ...] = ()
     topologies: tuple[str, ...] = ()  # absolute globs of the apps' describe() files
+    # the branch a file with no change of its own is diffed from (``pre-commit run --all-files``)
+    git_base: str | None = None
 
     def for_path(self, path: str | os.PathLike[str]) -> PathSettings:
         """Merge the ``[[paths]]`` entries whose glob matches ``path`` (later entries win)."""
@@ -273,6 +276,9 @@ class _Reader:
             root=self.root,
             snapshot=self.resolve(self.string(snapshot, ("snapshot",))) if snapshot else None,
             entries=self.path_entries(table.get("paths", [])),
+            git_base=(
+                self.string(table["git-base"], ("git-base",)) if "git-base" in table else None
+            ),
             topologies=self.globs(table.get("topologies", []), ("topologies",)),
         )
 

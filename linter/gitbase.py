@@ -1,9 +1,10 @@
 """Compare files with their version at a git revision, reading the old text with git itself.
 
 ``ksafe diff --git-base REF PATH...``: no checkout, works from any directory inside the
-repository, follows renames (git's rename detection between REF and the working tree), and says
-which files are new (lint only) or deleted (a finding). PATH may be a file or a directory (every
-file under it, at REF and now).
+repository, follows renames (git's rename detection between REF and the working tree, or between
+REF and a second commit: renamed and edited files are found by similarity), and says which files
+are new (lint only) or deleted (a finding). PATH may be a file or a directory (every file under
+it, at REF and now).
 
 This is the shell layer: it runs ``git``. Everything it returns is plain data.
 """
@@ -26,11 +27,12 @@ class GitError(Exception):
 
 @dataclass(frozen=True)
 class FileChange:
-    """One file between ``revision`` and the working tree.
+    """One file between ``revision`` and the working tree (or a second commit).
 
     ``path`` is the file now (as the user would name it: relative to the current directory);
     ``old_path`` is its repository-relative path at ``revision`` (None when added). ``old_text``
-    is the content at ``revision``; the new content is read from ``path`` by the caller.
+    is the content at ``revision``. ``new_text`` is the content at the second commit when there
+    is one; against the working tree it is None and the caller reads ``path``.
     """
 
     status: Status
@@ -38,6 +40,7 @@ class FileChange:
     old_path: str | None
     old_text: str | None
     revision: str
+    new_text: str | None = None
 
     @property
     def label_before(self) -> str:
@@ -97,12 +100,35 @@ def _split_z(output: str) -> list[str]:
     return [item for item in output.split("\0") if item]
 
 
-def _renames(commit: str, root: Path) -> dict[str, str]:
-    """new path -> old path, for renames between ``commit`` and the index (a ``git mv`` is found
-    there whatever the new content) or the working tree (git's similarity detection)."""
+def _renames(commit: str, root: Path, head: str | None = None) -> dict[str, str]:
+    """new path -> old path, for renames between ``commit`` and ``head`` when given, else the
+    index (a ``git mv`` is found there whatever the new content) or the working tree. git's
+    similarity detection finds a file both renamed and edited."""
+    if head is not None:
+        return _renamed(["diff", "-z", "--name-status", "-M", commit, head, "--"], root)
     renames = _renamed(["diff", "-z", "--name-status", "-M", "--cached", commit, "--"], root)
     renames.update(_renamed(["diff", "-z", "--name-status", "-M", commit, "--"], root))
     return renames
+
+
+def removed(revision: str, head: str | None = None, cwd: Path | None = None) -> list[str]:
+    """Files present at ``revision`` and gone at ``head`` (else from the index): deleted or
+    renamed away, relative to the current directory. A pre-commit hook is never given these
+    (pre-commit passes only files that exist), so the hook asks git for them."""
+    here = Path(cwd or Path.cwd())
+    root = repo_root(here)
+    commit = resolve(revision, root)
+    args = ["diff", "-z", "--name-status", "-M", commit, *([resolve(head, root)] if head
+                                                          else ["--cached"]), "--"]
+    fields = _split_z(git(args, root))
+    gone: list[str] = []
+    i = 0
+    while i < len(fields):
+        status = fields[i]
+        if status[:1] == "D" or status[:1] == "R":
+            gone.append(os.path.relpath(root / fields[i + 1], here))
+        i += 3 if status[:1] in ("R", "C") else 2
+    return gone
 
 
 def _renamed(args: list[str], root: Path) -> dict[str, str]:
@@ -148,27 +174,45 @@ def _repo_relative(path: str, root: Path) -> str:
         raise GitError(f"{path}: outside the git repository at {root}") from None
 
 
-def changes(revision: str, paths: Sequence[str], cwd: Path | None = None) -> list[FileChange]:
-    """What happened to each of ``paths`` (files or directories) since ``revision``.
+def changes(
+    revision: str,
+    paths: Sequence[str],
+    cwd: Path | None = None,
+    *,
+    head: str | None = None,
+) -> list[FileChange]:
+    """What happened to each of ``paths`` (files or directories) between ``revision`` and
+    ``head`` (a commit; None: the working tree).
 
     Files unchanged since ``revision`` are reported as ``modified`` (their diff is empty).
     """
     here = Path(cwd or Path.cwd())
     root = repo_root(here)
     commit = resolve(revision, root)
+    head_commit = resolve(head, root) if head is not None else None
+
+    def now(rel: str) -> set[str]:
+        if head_commit is None:
+            return _files_now(root, rel)
+        return _files_at(head_commit, root, [rel])
+
     targets: set[str] = set()
     for path in paths:
         rel = _repo_relative(str(here / path), root)
-        if (root / rel).is_dir() or _files_at(commit, root, [f"{rel}/"]):
-            found = _files_at(commit, root, [rel]) | _files_now(root, rel)
+        is_dir = (root / rel).is_dir() if head_commit is None else bool(now(f"{rel}/"))
+        if is_dir or _files_at(commit, root, [f"{rel}/"]):
+            found = _files_at(commit, root, [rel]) | now(rel)
             # a directory stands for the describe() texts below it: its *.txt files (a README,
             # .gitkeep or a properties file beside them is not a topology)
             targets |= {f for f in found if _is_topology_name(PurePosixPath(f).name)}
         else:
             targets.add(rel)
-    renames = _renames(commit, root)
+    renames = _renames(commit, root, head_commit)
     renamed_from = {old: new for new, old in renames.items()}
     at_base = _files_at(commit, root, sorted(targets | set(renames.values())))
+    at_head = (
+        _files_at(head_commit, root, sorted(targets | set(renames))) if head_commit else set()
+    )
 
     def shown(rel: str) -> str:
         return os.path.relpath(root / rel, here)
@@ -176,24 +220,36 @@ def changes(revision: str, paths: Sequence[str], cwd: Path | None = None) -> lis
     def old_text(rel: str) -> str:
         return git(["show", f"{commit}:{rel}"], root)
 
+    def new_text(rel: str) -> str | None:
+        return git(["show", f"{head_commit}:{rel}"], root) if head_commit else None
+
+    def exists(rel: str) -> bool:
+        return rel in at_head if head_commit else (root / rel).is_file()
+
     out: list[FileChange] = []
     for rel in sorted(targets):
-        exists = (root / rel).is_file()
-        if exists and rel in renames:
+        if exists(rel) and rel in renames:
             old = renames[rel]
-            out.append(FileChange("renamed", shown(rel), old, old_text(old), revision))
-        elif rel in at_base and exists:
-            out.append(FileChange("modified", shown(rel), rel, old_text(rel), revision))
+            out.append(
+                FileChange("renamed", shown(rel), old, old_text(old), revision, new_text(rel))
+            )
+        elif rel in at_base and exists(rel):
+            out.append(
+                FileChange("modified", shown(rel), rel, old_text(rel), revision, new_text(rel))
+            )
         elif rel in at_base and rel in renamed_from:
             new = renamed_from[rel]
             if new not in targets:  # followed here: the new name was not asked for by itself
-                out.append(FileChange("renamed", shown(new), rel, old_text(rel), revision))
+                out.append(
+                    FileChange("renamed", shown(new), rel, old_text(rel), revision, new_text(new))
+                )
         elif rel in at_base:
             out.append(FileChange("deleted", shown(rel), rel, old_text(rel), revision))
-        elif exists:
-            out.append(FileChange("added", shown(rel), None, None, revision))
+        elif exists(rel):
+            out.append(FileChange("added", shown(rel), None, None, revision, new_text(rel)))
         else:
-            raise GitError(f"{shown(rel)}: no such file now nor at {revision}")
+            where = f"at {head}" if head else "now"
+            raise GitError(f"{shown(rel)}: no such file {where} nor at {revision}")
     return out
 
 
@@ -206,3 +262,15 @@ def text_at(revision: str, path: str, cwd: Path | None = None) -> str | None:
     if rel not in _files_at(commit, root, [rel]):
         return None
     return git(["show", f"{commit}:{rel}"], root)
+
+
+def merge_base(first: str, second: str, cwd: Path | None = None) -> str:
+    """The commit ``first...second`` diffs from (what pre-commit lists files with); ``first``
+    itself when the two share no history."""
+    root = repo_root(Path(cwd or Path.cwd()))
+    try:
+        found = git(["merge-base", resolve(first, root), resolve(second, root)], root).strip()
+    except GitError:
+        found = resolve(first, root)
+    # short, as reports name it (``path@1a2b3c4``)
+    return git(["rev-parse", "--short", found], root).strip()

@@ -90,6 +90,10 @@ def lint_command(
 @click.option("--git-base", default=None, metavar="REF",
               help="Compare each file under PATH... with its version at git revision REF "
               "(renames followed, new files linted, deleted files reported).")
+@click.option("--pre-commit", "pre_commit", is_flag=True,
+              help="What the ksafe-topology pre-commit hook runs: the FILES pre-commit passes "
+              "(and describe() files deleted) between PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF "
+              "when set, else between HEAD and the index; unchanged files are linted.")
 @click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
 @click.option("--config-before", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Streams .properties of the running version.")
@@ -103,6 +107,7 @@ def lint_command(
 def diff_command(
     files: tuple[Path, ...],
     git_base: str | None,
+    pre_commit: bool,
     application_id: str | None,
     config_before: Path | None,
     config_after: Path | None,
@@ -119,6 +124,12 @@ def diff_command(
     from linter import api
     from linter.topology.streams_config import parse_properties_file
 
+    if pre_commit:
+        from linter.cli.workflow import run_pre_commit
+
+        if git_base is not None:
+            raise click.UsageError("--pre-commit takes its refs from pre-commit, not --git-base")
+        sys.exit(run_pre_commit(files, config_path, fmt, output, fail_on, application_id))
     if git_base is not None:
         from linter.cli.workflow import run_git_base
 

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
@@ -22,7 +23,7 @@ from linter.cli.common import (
     write_output,
 )
 from linter.config import Config
-from linter.gitbase import changes, text_at
+from linter.gitbase import FileChange, changes, merge_base, removed, text_at
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import TopologyParseError, parse, parse_file
@@ -73,13 +74,32 @@ def git_base_report(
     config: Config,
     *,
     application_id: str | None = None,
+    head: str | None = None,
+    lint_unchanged: bool = False,
 ) -> Report:
     """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
-    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted."""
+    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted. ``head`` is
+    the commit holding the new versions (None: the working tree). With ``lint_unchanged``, a
+    file identical at both ends is linted as one version (what ``--all-files`` asks for)."""
+    found = changes(revision, paths, head=head)
+    findings, inputs, apps = _git_base_findings(
+        revision, found, config, application_id=application_id, lint_unchanged=lint_unchanged
+    )
+    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps)
+
+
+def _git_base_findings(
+    revision: str,
+    found: Sequence[FileChange],
+    config: Config,
+    *,
+    application_id: str | None = None,
+    lint_unchanged: bool = False,
+) -> tuple[list[Finding], dict[str, str], list[api.AppScope]]:
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
     apps: list[api.AppScope] = []
-    for n, change in enumerate(changes(revision, paths)):
+    for n, change in enumerate(found):
         settings = config.settings_for(change.path)
         if application_id is not None:
             settings = replace(settings, application_id=application_id)
@@ -99,8 +119,8 @@ def git_base_report(
             facts, _ = api.app_context(before, None, settings.application_id)
             apps.append(_scope(change.path, settings, facts, (), len(findings) - first))
             continue
-        after = parse_file(change.path)
-        if change.status == "added":
+        after = _new_version(change)
+        if change.status == "added" or (lint_unchanged and _unchanged(change)):
             findings += _lint_findings(after, settings)
             facts, notes = api.app_context(None, after, settings.application_id)
             apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
@@ -115,8 +135,8 @@ def git_base_report(
         config_before = _properties_at(
             revision, _shown(where.properties_before) if where.properties_before else None
         )
-        found = _diff_findings(before, after, settings, config_before, config_after)
-        findings += [_anchored(f, change.path) for f in found]
+        diffed = _diff_findings(before, after, settings, config_before, config_after)
+        findings += [_anchored(f, change.path) for f in diffed]
         configs = (config_after, config_before)
         app = settings.application_id or next(
             (c.application_id for c in configs if c and c.application_id), None
@@ -126,7 +146,78 @@ def git_base_report(
             continue  # unchanged: no upgrade of this application to plan
         facts, notes = api.app_context(before, after, app, state_dir=state_dir, configs=configs)
         apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
-    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps)
+    return findings, inputs, apps
+
+
+def _new_version(change: FileChange) -> Description:
+    if change.new_text is None:
+        return parse_file(change.path)
+    return parse(change.new_text, change.path)
+
+
+def _unchanged(change: FileChange) -> bool:
+    if change.status != "modified":
+        return False
+    now = change.new_text if change.new_text is not None else Path(change.path).read_text()
+    return now == change.old_text
+
+
+def _is_describe_text(text: str) -> bool:
+    """A describe() text starts with ``Topologies:`` (after blank lines)."""
+    return text.lstrip().startswith("Topologies:")
+
+
+def pre_commit_report(
+    paths: Sequence[str],
+    config: Config,
+    environ: Mapping[str, str],
+    *,
+    application_id: str | None = None,
+) -> Report:
+    """What the ``ksafe-topology`` pre-commit hook checks.
+
+    With ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (``pre-commit run --from-ref A --to-ref
+    B``, how CI runs hooks) the files at B are compared with the merge-base of A and B, the
+    commit pre-commit's own file list starts from; otherwise (a commit) the staged files with
+    HEAD. pre-commit never passes a file that no longer exists, so describe() texts deleted or
+    renamed away between the two ends are asked of git and added. A file with no change against
+    HEAD (``--all-files``, ``--files``) is diffed from the merge-base of ``git-base`` (the
+    configuration) and HEAD when that is set, else linted as one version.
+    """
+    source, target = environ.get("PRE_COMMIT_FROM_REF"), environ.get("PRE_COMMIT_TO_REF")
+    if source and target:
+        base, head = merge_base(source, target), target
+    else:
+        base, head = "HEAD", None
+    wanted = list(dict.fromkeys(paths))
+    for gone in removed(base, head):
+        if gone not in wanted:
+            text = text_at(base, gone)
+            if text is not None and _is_describe_text(text):
+                wanted.append(gone)
+    found = changes(base, wanted, head=head) if wanted else []
+    unchanged = [c.path for c in found if _unchanged(c)] if head is None else []
+    rest = [c for c in found if c.path not in unchanged]
+    findings, inputs, apps = _git_base_findings(
+        base, rest, config, application_id=application_id
+    )
+    if unchanged and config.git_base is not None:
+        branch = merge_base(config.git_base, "HEAD")
+        more, more_inputs, more_apps = _git_base_findings(
+            branch, changes(branch, unchanged), config, application_id=application_id
+        )
+    else:
+        more, more_inputs, more_apps = _git_base_findings(
+            base, [c for c in found if c.path in unchanged], config,
+            application_id=application_id, lint_unchanged=True,
+        )
+    findings += more
+    inputs = _numbered([*inputs.values(), *more_inputs.values()])
+    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps + more_apps)
+
+
+def _numbered(paths: Sequence[str]) -> dict[str, str]:
+    return {("file" if i == 0 else f"file{i + 1}"): p for i, p in enumerate(paths)}
 
 
 def _scope(
@@ -257,6 +348,22 @@ def run_git_base(
     return emit(report, fmt, output, effective_fail_on(fail_on, config.settings))
 
 
+def run_pre_commit(
+    paths: Sequence[str | Path],
+    config_path: Path | None,
+    fmt: str,
+    output: Path | None,
+    fail_on: str | None,
+    application_id: str | None = None,
+) -> int:
+    """What ``ksafe diff --pre-commit`` does (see :func:`pre_commit_report`); the exit code."""
+    config = load(config_path)
+    report = pre_commit_report(
+        [str(p) for p in paths], config, os.environ, application_id=application_id
+    )
+    return emit(report, fmt, output, effective_fail_on(fail_on, config.settings))
+
+
 def plans_report(plans: Sequence[Path], config: Config, snapshot: Path | None) -> Report:
     """Every change plan checked against its snapshot (``snapshot``, else the configuration's
     for that plan), as one report: what the ``ksafe-cluster-plan`` pre-commit hook runs."""
@@ -267,7 +374,7 @@ def plans_report(plans: Sequence[Path], config: Config, snapshot: Path | None) -
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
     apps = streams_apps(config) if plans else []
-    for n, plan_path in enumerate(plans):
+    for n, plan_path in enumerate(p for p in plans if not _skipped_snapshot(p)):
         chosen = snapshot or _configured_snapshot(config, plan_path)
         settings = _without_acknowledgements(config.settings_for(plan_path))
         report = api.cluster_check(
@@ -282,6 +389,24 @@ def plans_report(plans: Sequence[Path], config: Config, snapshot: Path | None) -
         inputs[f"plan{suffix}"] = str(plan_path)
         inputs[f"snapshot{suffix}"] = str(chosen)
     return api.finish("cluster", findings, config.settings, inputs=inputs)
+
+
+def _skipped_snapshot(path: Path) -> bool:
+    """A cluster snapshot kept beside the plans (the hook's ``files`` pattern matches both) is
+    told from a plan by content: a mapping with ``snapshot_version`` or ``cluster_id`` and no
+    ``steps``. It is skipped with a note; anything else is read as a plan, errors and all."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return False  # the plan reader says what is wrong, with a location
+    if not isinstance(data, dict) or "steps" in data:
+        return False
+    if "snapshot_version" not in data and "cluster_id" not in data:
+        return False
+    click.echo(f"ksafe: {path}: a cluster snapshot, not a change plan: skipped", err=True)
+    return True
 
 
 def _configured_snapshot(config: Config, plan: Path) -> Path:
