@@ -12,7 +12,9 @@ This is the shell layer: it runs ``git``. Everything it returns is plain data.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -48,15 +50,19 @@ class FileChange:
         return f"{self.old_path}@{self.revision}"
 
 
-def git(args: Sequence[str], cwd: Path) -> str:
-    """Run git and return its standard output; failures become :class:`GitError`."""
+def git(args: Sequence[str], cwd: Path, *, index: Path | None = None) -> str:
+    """Run git and return its standard output; failures become :class:`GitError`. ``index``
+    replaces the repository's index file for this one command."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    if index is not None:
+        env["GIT_INDEX_FILE"] = str(index)
     try:
         done = subprocess.run(
             ["git", *args],
             cwd=cwd,
             capture_output=True,
             check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"},
+            env=env,
         )
     except FileNotFoundError:
         raise GitError("git is not installed (needed for --git-base)") from None
@@ -100,14 +106,30 @@ def _split_z(output: str) -> list[str]:
     return [item for item in output.split("\0") if item]
 
 
-def _renames(commit: str, root: Path, head: str | None = None) -> dict[str, str]:
+def _renames(
+    commit: str, root: Path, head: str | None = None, untracked: Sequence[str] = ()
+) -> dict[str, str]:
     """new path -> old path, for renames between ``commit`` and ``head`` when given, else the
     index (a ``git mv`` is found there whatever the new content) or the working tree. git's
-    similarity detection finds a file both renamed and edited."""
+    similarity detection finds a file both renamed and edited.
+
+    git's working-tree diff leaves ``untracked`` files out, so a file moved without ``git mv``
+    and not yet added would read as deleted + added: they are marked intent-to-add in a copy of
+    the index (the repository's own index and object store are left untouched)."""
     if head is not None:
         return _renamed(["diff", "-z", "--name-status", "-M", commit, head, "--"], root)
     renames = _renamed(["diff", "-z", "--name-status", "-M", "--cached", commit, "--"], root)
-    renames.update(_renamed(["diff", "-z", "--name-status", "-M", commit, "--"], root))
+    working = ["diff", "-z", "--name-status", "-M", commit, "--"]
+    if not untracked:
+        renames.update(_renamed(working, root))
+        return renames
+    with tempfile.TemporaryDirectory(prefix="ksafe-index-") as folder:
+        index = Path(folder) / "index"
+        real = root / git(["rev-parse", "--git-path", "index"], root).strip()
+        if real.is_file():
+            shutil.copyfile(real, index)
+        git(["add", "--intent-to-add", "--", *untracked], root, index=index)
+        renames.update(_renamed(working, root, index=index))
     return renames
 
 
@@ -131,8 +153,8 @@ def removed(revision: str, head: str | None = None, cwd: Path | None = None) -> 
     return gone
 
 
-def _renamed(args: list[str], root: Path) -> dict[str, str]:
-    fields = _split_z(git(args, root))
+def _renamed(args: list[str], root: Path, *, index: Path | None = None) -> dict[str, str]:
+    fields = _split_z(git(args, root, index=index))
     renames: dict[str, str] = {}
     i = 0
     while i < len(fields):
@@ -207,7 +229,12 @@ def changes(
             targets |= {f for f in found if _is_topology_name(PurePosixPath(f).name)}
         else:
             targets.add(rel)
-    renames = _renames(commit, root, head_commit)
+    untracked = (
+        _split_z(git(["ls-files", "-z", "--others", "--exclude-standard", "--",
+                      *sorted(targets)], root))
+        if head_commit is None and targets else []
+    )
+    renames = _renames(commit, root, head_commit, untracked)
     renamed_from = {old: new for new, old in renames.items()}
     at_base = _files_at(commit, root, sorted(targets | set(renames.values())))
     at_head = (

@@ -134,3 +134,34 @@ def test_first_commit_compares_with_the_empty_tree(tmp_path: Path) -> None:
     repo.git("add", "-A")
     (found,) = changes("HEAD", ["topology"], cwd=repo.root)
     assert (found.status, found.path) == ("added", "topology/a.txt")
+
+
+ORDERS = (Path(__file__).parents[2] / "fixtures" / "examples" / "orders-v2.txt").read_text()
+RENAMED_AND_EDITED = ORDERS.replace("stores: [orders]", "stores: [orders-store]")
+
+
+def test_renamed_and_edited_between_two_commits_is_a_rename(repo: Repo) -> None:
+    repo.write("topology/orders.txt", ORDERS)
+    base = repo.commit("orders as a describe() text")
+    (repo.root / "topology/orders.txt").unlink()
+    repo.write("topology/orders-app.txt", RENAMED_AND_EDITED)  # no git mv
+    repo.commit("orders renamed and its store renamed")
+    repo.write("topology/orders-app.txt", "a later working-tree edit is not HEAD\n")
+    found = changes(base, ["topology"], cwd=repo.root, head="HEAD")
+    assert by_status(found)["renamed"] == [("topology/orders-app.txt", "topology/orders.txt")]
+    renamed = next(c for c in found if c.status == "renamed")
+    assert (renamed.old_text, renamed.new_text) == (ORDERS, RENAMED_AND_EDITED)
+    assert "deleted" not in by_status(found)
+
+
+def test_renamed_and_edited_in_the_working_tree_not_yet_added_is_a_rename(repo: Repo) -> None:
+    repo.write("topology/orders.txt", ORDERS)
+    repo.commit("orders as a describe() text")
+    index_before = (repo.root / ".git" / "index").read_bytes()
+    (repo.root / "topology/orders.txt").unlink()
+    repo.write("topology/orders-app.txt", RENAMED_AND_EDITED)  # untracked
+    found = changes("HEAD", ["topology"], cwd=repo.root)
+    assert by_status(found)["renamed"] == [("topology/orders-app.txt", "topology/orders.txt")]
+    # the user's index is not touched (git add -N went to a copy)
+    assert (repo.root / ".git" / "index").read_bytes() == index_before
+    assert "orders-app.txt" in repo.git("status", "--porcelain", "--untracked-files=all")

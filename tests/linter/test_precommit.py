@@ -32,7 +32,9 @@ _LEAKS = ("VIRTUALENV_SYSTEM_SITE_PACKAGES", "PIP_NO_INDEX", "PYTHONPATH", "VIRT
 
 
 def pre_commit(*args: str, cwd: Path, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in _LEAKS and not k.startswith("PRE_COMMIT")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in _LEAKS and not k.startswith("PRE_COMMIT")
+    }
     env.update(GIT_ENV)
     env.update({"NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "HOME": str(cwd)})
     if home is not None:
