@@ -43,6 +43,15 @@ class FileChange:
     old_text: str | None
     revision: str
     new_text: str | None = None
+    # ``old_path`` as the user would name it (relative to the current directory)
+    old_shown: str | None = None
+
+    @property
+    def old_file(self) -> tuple[str, str] | None:
+        """``(old file relative to the current directory, revision)``; None when added."""
+        if self.old_path is None:
+            return None
+        return (self.old_shown or self.old_path, self.revision)
 
     @property
     def label_before(self) -> str:
@@ -258,20 +267,29 @@ def changes(
         if exists(rel) and rel in renames:
             old = renames[rel]
             out.append(
-                FileChange("renamed", shown(rel), old, old_text(old), revision, new_text(rel))
+                FileChange(
+                    "renamed", shown(rel), old, old_text(old), revision, new_text(rel), shown(old)
+                )
             )
         elif rel in at_base and exists(rel):
             out.append(
-                FileChange("modified", shown(rel), rel, old_text(rel), revision, new_text(rel))
+                FileChange(
+                    "modified", shown(rel), rel, old_text(rel), revision, new_text(rel), shown(rel)
+                )
             )
         elif rel in at_base and rel in renamed_from:
             new = renamed_from[rel]
             if new not in targets:  # followed here: the new name was not asked for by itself
                 out.append(
-                    FileChange("renamed", shown(new), rel, old_text(rel), revision, new_text(new))
+                    FileChange(
+                        "renamed", shown(new), rel, old_text(rel), revision, new_text(new),
+                        shown(rel),
+                    )
                 )
         elif rel in at_base:
-            out.append(FileChange("deleted", shown(rel), rel, old_text(rel), revision))
+            out.append(
+                FileChange("deleted", shown(rel), rel, old_text(rel), revision, None, shown(rel))
+            )
         elif exists(rel):
             out.append(FileChange("added", shown(rel), None, None, revision, new_text(rel)))
         else:

@@ -13,8 +13,9 @@ import click
 from cluster_engine.errors import ClusterInputError
 from linter.api import Settings
 from linter.config import Config, ConfigError, load_config
-from linter.gitbase import GitError
+from linter.gitbase import GitError, repo_root
 from linter.report import FORMATS, render
+from linter.report.locations import PathBase
 from linter.report.model import Report
 from linter.topology.parse import TopologyParseError
 from linter.topology.streams_config import StreamsConfigError
@@ -133,11 +134,23 @@ def should_color(stream: IO[str] | None = None) -> bool:
     return bool(isatty and isatty())
 
 
+def path_base() -> PathBase:
+    """The repository root (git's top level; the current directory outside a repository) and
+    the current directory, for locations code-review tools resolve from the root."""
+    here = os.path.realpath(Path.cwd())
+    try:
+        root = os.path.realpath(repo_root(Path(here)))
+    except GitError:
+        root = here
+    return PathBase(root=root, cwd=here)
+
+
 def emit(
     report: Report, fmt: str, output: Path | None, fail_on: Severity | None, **html: Any
 ) -> int:
     """Render and write ``report``; return the exit code (0 or 1) for ``fail_on``. ``html``:
     extra context for the HTML renderer (diagrams, timeline)."""
     color = output is None and fmt == "text" and should_color()
-    write_output(render(report, fmt, color=color, **html), output)
+    base = path_base() if fmt in ("sarif", "github") else None
+    write_output(render(report, fmt, color=color, base=base, **html), output)
     return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK

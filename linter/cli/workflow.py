@@ -85,7 +85,14 @@ def git_base_report(
     findings, inputs, apps = _git_base_findings(
         revision, found, config, application_id=application_id, lint_unchanged=lint_unchanged
     )
-    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps)
+    report = api.finish("diff", findings, config.settings, inputs=inputs, apps=apps)
+    return _with_revisions(report, found)
+
+
+def _with_revisions(report: Report, found: Sequence[FileChange]) -> Report:
+    """The report knowing which ``path@REV`` labels name a file at a revision."""
+    revisions = {c.label_before: c.old_file for c in found if c.old_file is not None}
+    return report.model_copy(update={"revisions": revisions})
 
 
 def _git_base_findings(
@@ -201,10 +208,12 @@ def pre_commit_report(
     findings, inputs, apps = _git_base_findings(
         base, rest, config, application_id=application_id
     )
+    later: list[FileChange] = []
     if unchanged and config.git_base is not None:
         branch = merge_base(config.git_base, "HEAD")
+        later = changes(branch, unchanged)
         more, more_inputs, more_apps = _git_base_findings(
-            branch, changes(branch, unchanged), config, application_id=application_id
+            branch, later, config, application_id=application_id
         )
     else:
         more, more_inputs, more_apps = _git_base_findings(
@@ -213,7 +222,8 @@ def pre_commit_report(
         )
     findings += more
     inputs = _numbered([*inputs.values(), *more_inputs.values()])
-    return api.finish("diff", findings, config.settings, inputs=inputs, apps=apps + more_apps)
+    report = api.finish("diff", findings, config.settings, inputs=inputs, apps=apps + more_apps)
+    return _with_revisions(report, [*found, *later])
 
 
 def _numbered(paths: Sequence[str]) -> dict[str, str]:

@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from linter.report.locations import PathBase
 from linter.report.model import Report
 
 FORMATS: tuple[str, ...] = ("text", "json", "sarif", "github", "markdown", "html")
@@ -37,13 +38,23 @@ def renderer(fmt: str) -> Callable[..., str]:
     return func
 
 
-def render(report: Report, fmt: str, *, color: bool = False, **html: Any) -> str:
+def render(
+    report: Report,
+    fmt: str,
+    *,
+    color: bool = False,
+    base: PathBase | None = None,
+    **html: Any,
+) -> str:
     """The whole output of ``report`` in format ``fmt``. ``color`` only affects ``text``;
-    keyword arguments in ``html`` (``before``, ``after``, ``diff``, ``timeline``, ...) are passed
-    to the HTML renderer and ignored by the others."""
+    ``base`` (the repository root and the directory ksafe ran in) makes ``sarif`` and ``github``
+    locations repository-relative; keyword arguments in ``html`` (``before``, ``after``,
+    ``diff``, ``timeline``, ...) are passed to the HTML renderer and ignored by the others."""
     func = renderer(fmt)
     if fmt == "text":
         return func(report, color=color)
+    if fmt in ("sarif", "github"):
+        return func(report, base)
     if fmt == "html":
         return func(report, **html)
     return func(report)

@@ -10,7 +10,7 @@ input (an ESC in a name would colour the Actions log) are shown as escapes
 
 from __future__ import annotations
 
-from linter.report.locations import primary
+from linter.report.locations import PathBase, at_revision, primary
 from linter.report.model import Report
 from linter.report.safe import visible, workflow_data, workflow_property
 from rules.framework import Finding, Severity
@@ -28,17 +28,20 @@ def escape_property(text: str) -> str:
 
 def _where(f: Finding, report: Report) -> tuple[str | None, int | None, int | None]:
     loc = primary(f)
-    if loc is not None:
-        return loc.path, loc.line, loc.column
+    if loc is not None and loc.path is not None:
+        return at_revision(loc.path, report.revisions)[0], loc.line, loc.column
     plan = report.inputs.get("plan")
     if plan:
         return plan, f.line, None
     return None, None, None
 
 
-def command(f: Finding, report: Report) -> str:
-    """The workflow command for one finding."""
+def command(f: Finding, report: Report, base: PathBase | None = None) -> str:
+    """The workflow command for one finding. With ``base``, ``file=`` is relative to the
+    repository root, as GitHub matches annotations to the pull request's files."""
     path, line, column = _where(f, report)
+    if path and base is not None:
+        path = base.relative(path) or path
     props: list[tuple[str, str]] = []
     if path:
         props.append(("file", path))
@@ -60,8 +63,8 @@ def command(f: Finding, report: Report) -> str:
     return f"::{kind} {rendered}::{escape_data(message)}"
 
 
-def render_github(report: Report) -> str:
-    lines = [command(f, report) for f in report.findings]
+def render_github(report: Report, base: PathBase | None = None) -> str:
+    lines = [command(f, report, base) for f in report.findings]
     s = report.summary
     verdict = f"verdict {report.verdict.value}, " if report.verdict is not None else ""
     lines.append(

@@ -7,6 +7,11 @@ comes first and the "before" side is context.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
 from rules.framework import Finding, Location
 
 
@@ -23,3 +28,34 @@ def primary(finding: Finding) -> Location | None:
     """The one location to annotate: the first current one, else the first with a path."""
     found = current(finding) or previous(finding)
     return found[0] if found else None
+
+
+def at_revision(path: str, revisions: Mapping[str, tuple[str, str]]) -> tuple[str, str | None]:
+    """``(file, revision)`` for a location path: a ``path@REV`` label named in ``revisions``
+    splits into the file and the revision; any other path is itself, at no revision."""
+    found = revisions.get(path)
+    return found if found is not None else (path, None)
+
+
+@dataclass(frozen=True)
+class PathBase:
+    """Where paths are resolved for code-review tools: ``root`` is the repository's top level
+    (absolute), ``cwd`` the directory relative paths in findings were given from (absolute).
+    Annotations and SARIF locations are relative to ``root``, whatever directory ksafe ran in
+    (a monorepo's ``services/orders``, a workflow step's ``working-directory``)."""
+
+    root: str
+    cwd: str
+
+    def relative(self, path: str) -> str | None:
+        """``path`` relative to ``root`` (``/``-separated), None when it lies outside."""
+        absolute = os.path.normpath(os.path.join(self.cwd, path))
+        rel = os.path.relpath(absolute, self.root)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+            return None
+        return PurePosixPath(*rel.split(os.sep)).as_posix()
+
+    @property
+    def prefix(self) -> str:
+        """The current directory relative to ``root`` (``.`` at the top level)."""
+        return self.relative(".") or "."

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from rules.framework import Finding, Severity
 from rules.verdict import DeploymentPlan, Verdict, agree
@@ -61,7 +62,9 @@ class Report(BaseModel):
     checked: no topic capture ...``); ``unchecked`` says what a ``safe``/``safe-with-restore``
     verdict of a topology diff could not check (describe() does not show it). ``apps`` holds one
     verdict and plan per application when a run checks several; ``plan`` is then None (each app
-    has its own).
+    has its own). ``revisions`` maps a location path that names a file at a git
+    revision (``path@REV``, as ``--git-base`` labels the old versions) to that file and
+    revision, so renderers can point at the file; it is not part of the output.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -75,6 +78,9 @@ class Report(BaseModel):
     apps: tuple[AppVerdict, ...] = ()
     summary: Summary = Summary()
     notes: tuple[str, ...] = ()
+    revisions: SkipJsonSchema[dict[str, tuple[str, str]]] = Field(
+        default_factory=dict, exclude=True
+    )
 
     @model_validator(mode="after")
     def _agree(self) -> Report:

@@ -13,7 +13,7 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from linter.report.locations import current, previous
+from linter.report.locations import PathBase, at_revision, current, previous
 from linter.report.model import Report
 from linter.report.safe import json_text, sarif_text
 from rules.catalogue import ALL_RULES
@@ -21,6 +21,8 @@ from rules.framework import Finding, Location, Rule, Severity
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "ksafe/v1"
+# SARIF's conventional name for the root of the checked-out sources (GitHub resolves it).
+SRCROOT = "%SRCROOT%"
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -42,6 +44,17 @@ def _uri(path: str) -> str:
     return quote(posix)
 
 
+def _artifact(path: str, base: PathBase | None) -> dict[str, str]:
+    """Relative to the repository root (``uriBaseId``) when ``base`` is known and the file lies
+    inside it; otherwise the path as given (absolute ones as ``file://`` URIs)."""
+    if base is not None:
+        rel = base.relative(path)
+        if rel is not None:
+            return {"uri": quote(rel), "uriBaseId": SRCROOT}
+        return {"uri": "file://" + quote(PurePath(base.cwd, path).as_posix())}
+    return {"uri": _uri(path)}
+
+
 def _rule_descriptor(r: Rule) -> dict[str, Any]:
     doc = r.doc or r.name
     summary = r.summary or r.name
@@ -57,9 +70,12 @@ def _rule_descriptor(r: Rule) -> dict[str, Any]:
     }
 
 
-def _location(loc: Location) -> dict[str, Any]:
+def _location(
+    loc: Location, report: Report, base: PathBase | None = None
+) -> dict[str, Any]:
     assert loc.path is not None
-    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(loc.path)}}
+    path, revision = at_revision(loc.path, report.revisions)
+    physical: dict[str, Any] = {"artifactLocation": _artifact(path, base)}
     if loc.line is not None and loc.line >= 1:
         region: dict[str, Any] = {"startLine": loc.line}
         if loc.column is not None and loc.column >= 1:
@@ -67,13 +83,16 @@ def _location(loc: Location) -> dict[str, Any]:
         physical["region"] = region
     entry: dict[str, Any] = {"physicalLocation": physical}
     if loc.side:
-        entry["message"] = {"text": loc.side}
+        side = loc.side if revision is None else f"{loc.side} (at {revision})"
+        entry["message"] = {"text": side}
+    if revision is not None:
+        entry["properties"] = {"revision": revision}
     return entry
 
 
-def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
+def _locations(f: Finding, report: Report, base: PathBase | None) -> list[dict[str, Any]]:
     """Where the finding is now (review tools show these); the old side when that is all."""
-    out = [_location(loc) for loc in (current(f) or previous(f))]
+    out = [_location(loc, report, base) for loc in (current(f) or previous(f))]
     if out:
         return out
     # Cluster findings point at a plan line; anything else at least at the file that was read.
@@ -82,20 +101,22 @@ def _locations(f: Finding, report: Report) -> list[dict[str, Any]]:
     )
     if not fallback:
         return []
-    physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(fallback)}}
+    physical: dict[str, Any] = {"artifactLocation": _artifact(fallback, base)}
     if f.line is not None and f.line >= 1:
         physical["region"] = {"startLine": f.line}
     return [{"physicalLocation": physical}]
 
 
-def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]:
+def _result(
+    f: Finding, index: dict[str, int], report: Report, base: PathBase | None
+) -> dict[str, Any]:
     text = f.message if not f.remediation else f"{f.message}\nFix: {f.remediation}"
     text = sarif_text(text)
     result: dict[str, Any] = {
         "ruleId": f.rule,
         "level": _LEVEL[f.severity],
         "message": {"text": text},
-        "locations": _locations(f, report),
+        "locations": _locations(f, report, base),
         "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
         "properties": {
             "name": f.name,
@@ -106,7 +127,7 @@ def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]
     }
     if current(f) and previous(f):
         result["relatedLocations"] = [
-            {"id": i, **_location(loc)} for i, loc in enumerate(previous(f))
+            {"id": i, **_location(loc, report, base)} for i, loc in enumerate(previous(f))
         ]
     if f.rule in index:
         result["ruleIndex"] = index[f.rule]
@@ -121,8 +142,10 @@ def _result(f: Finding, index: dict[str, int], report: Report) -> dict[str, Any]
     return result
 
 
-def to_sarif(report: Report) -> dict[str, Any]:
-    """The SARIF log as a JSON-ready dict."""
+def to_sarif(report: Report, base: PathBase | None = None) -> dict[str, Any]:
+    """The SARIF log as a JSON-ready dict. With ``base``, locations are relative to the
+    repository root (``%SRCROOT%``) and the run's category names the directory ksafe ran in,
+    so uploads from two directories (or two kinds of check) do not replace each other."""
     rules = [_rule_descriptor(r) for r in ALL_RULES]
     index = {r.id: i for i, r in enumerate(ALL_RULES)}
     run: dict[str, Any] = {
@@ -133,10 +156,14 @@ def to_sarif(report: Report) -> dict[str, Any]:
                 "rules": rules,
             }
         },
-        "results": [_result(f, index, report) for f in report.findings],
+        "results": [_result(f, index, report, base) for f in report.findings],
+        "automationDetails": {"id": _category(report, base)},
         "columnKind": "unicodeCodePoints",
         "properties": {"kind": report.kind, "inputs": dict(sorted(report.inputs.items()))},
     }
+    if base is not None:
+        root = PurePath(base.root).as_posix().rstrip("/") + "/"
+        run["originalUriBaseIds"] = {SRCROOT: {"uri": "file://" + quote(root)}}
     if report.verdict is not None:
         run["properties"]["verdict"] = report.verdict.value
     if report.notes:
@@ -150,5 +177,12 @@ def to_sarif(report: Report) -> dict[str, Any]:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def render_sarif(report: Report) -> str:
-    return json_text(json.dumps(to_sarif(report), indent=2, ensure_ascii=False)) + "\n"
+def _category(report: Report, base: PathBase | None) -> str:
+    """``ksafe/<kind>/[<directory>/]``: a trailing ``/`` makes the whole id the category
+    (GitHub code scanning keeps one analysis per tool and category)."""
+    where = base.prefix if base is not None else "."
+    return f"ksafe/{report.kind}/" + ("" if where == "." else f"{where}/")
+
+
+def render_sarif(report: Report, base: PathBase | None = None) -> str:
+    return json_text(json.dumps(to_sarif(report, base), indent=2, ensure_ascii=False)) + "\n"

@@ -3,6 +3,9 @@ deployment plan (the last thing a reader sees). ANSI colour only when asked for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from linter.report.locations import at_revision
 from linter.report.model import Report
 from linter.report.safe import visible
 from rules.framework import Finding, Location, Severity
@@ -28,21 +31,26 @@ def _paint(text: str, key: Severity | Verdict, color: bool) -> str:
     return f"{_COLOR[key]}{text}{_RESET}" if color else text
 
 
-def _where(loc: Location) -> str:
-    where = sanitize(loc.path or "<input>")
+def _where(loc: Location, revisions: Mapping[str, tuple[str, str]]) -> str:
+    """``path:line:col`` as editors and terminals link it; a file at a git revision reads
+    ``path:line (at REV)`` (the ``path@REV`` label would not open)."""
+    path, revision = at_revision(loc.path, revisions) if loc.path else ("<input>", None)
+    where = sanitize(path)
     if loc.line:
         where += f":{loc.line}"
         if loc.column:
             where += f":{loc.column}"
+    if revision is not None:
+        where += f" (at {sanitize(revision)})"
     return where
 
 
-def _finding(f: Finding, color: bool) -> list[str]:
-    head = _where(f.locations[0]) + ": " if f.locations else ""
+def _finding(f: Finding, color: bool, revisions: Mapping[str, tuple[str, str]]) -> list[str]:
+    head = _where(f.locations[0], revisions) + ": " if f.locations else ""
     sev = _paint(f.severity.value, f.severity, color)
     lines = [f"{head}{sev} {f.rule} {f.name}: {sanitize(f.message)}"]
     for loc in f.locations[1:]:
-        lines.append(f"    {loc.side or 'also'}: {_where(loc)}")
+        lines.append(f"    {loc.side or 'also'}: {_where(loc, revisions)}")
     if f.resources:
         resources = ", ".join(f"{r.kind} {r.name}" for r in f.resources)
         lines.append("    resources: " + sanitize(resources))
@@ -61,7 +69,7 @@ def _plural(n: int, word: str) -> str:
 def render_text(report: Report, *, color: bool = False) -> str:
     out: list[str] = []
     for f in report.findings:
-        out += _finding(f, color)
+        out += _finding(f, color, report.revisions)
     if not report.findings:
         out.append("No findings.")
     s = report.summary

@@ -157,4 +157,7 @@ def test_real_cluster_report_validates(
     log = json.loads(capsys.readouterr().out)
     validate(log)
     region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
-    assert region == {"artifactLocation": {"uri": "plan.yaml"}, "region": {"startLine": 1}}
+    assert region == {
+        "artifactLocation": {"uri": "plan.yaml", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 1},
+    }
