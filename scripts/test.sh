@@ -7,4 +7,5 @@ export PYSPARK_PYTHON="${PYSPARK_PYTHON:-$(command -v python3)}"
 echo "== ruff";          python3 -m ruff check .
 echo "== mypy";          python3 -m mypy
 echo "== import-linter"; lint-imports
+echo "== lower bounds";  bash scripts/lower-bounds.sh
 echo "== pytest";        python3 -m pytest "$@"
