@@ -31,24 +31,24 @@ pytestmark = pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-
 _LEAKS = ("VIRTUALENV_SYSTEM_SITE_PACKAGES", "PIP_NO_INDEX", "PYTHONPATH", "VIRTUAL_ENV")
 
 
-def pre_commit(*args: str, cwd: Path, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+def pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """pre-commit with its store in ``home`` (never the user's, nor a file in the project)."""
     env = {
         k: v for k, v in os.environ.items() if k not in _LEAKS and not k.startswith("PRE_COMMIT")
     }
     env.update(GIT_ENV)
-    env.update({"NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "HOME": str(cwd)})
-    if home is not None:
-        env["PRE_COMMIT_HOME"] = str(home)
+    env.update({"NO_COLOR": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    env["PRE_COMMIT_HOME"] = str(home)
     return subprocess.run(
         ["pre-commit", *args, "--color", "never"] if args[0] == "run" else ["pre-commit", *args],
         cwd=cwd, env=env, capture_output=True, text=True, check=False,
     )
 
 
-def test_manifest_and_own_config_validate() -> None:
-    done = pre_commit("validate-manifest", ".pre-commit-hooks.yaml", cwd=ROOT)
+def test_manifest_and_own_config_validate(tmp_path: Path) -> None:
+    done = pre_commit("validate-manifest", ".pre-commit-hooks.yaml", cwd=ROOT, home=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    done = pre_commit("validate-config", ".pre-commit-config.yaml", cwd=ROOT)
+    done = pre_commit("validate-config", ".pre-commit-config.yaml", cwd=ROOT, home=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
