@@ -7,7 +7,7 @@ image or a mention on the pull request.
 
 from __future__ import annotations
 
-from linter.report.locations import primary
+from linter.report.locations import at_revision, primary
 from linter.report.model import Report
 from linter.report.safe import markdown, visible
 from rules.framework import Finding
@@ -36,7 +36,9 @@ def _code(text: str) -> str:
 def _where(f: Finding, report: Report) -> str:
     loc = primary(f)
     if loc is not None and loc.path:
-        return _code(f"{loc.path}:{loc.line}" if loc.line else loc.path)
+        path, revision = at_revision(loc.path, report.revisions)
+        where = f"{path}:{loc.line}" if loc.line else path
+        return _code(where if revision is None else f"{where} (at {revision})")
     plan = report.inputs.get("plan")
     if plan and f.line:
         return _code(f"{plan}:{f.line}")
