@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from linter.api import Acknowledgement, Settings
+from linter.inputs import quote, read_bytes
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
 
@@ -120,6 +121,9 @@ class Config:
         return replace(self.settings, application_id=self.for_path(path).application_id)
 
 
+# The command-line flag that lets configured paths lead outside the configuration's directory.
+ALLOW_OUTSIDE_FLAG = "--allow-outside-config-paths"
+
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest ``ksafe.toml``, or ``pyproject.toml`` with a ``[tool.ksafe]`` table, walking
     up from ``start`` (default: the current directory)."""
@@ -146,13 +150,19 @@ def _has_ksafe_table(pyproject: Path) -> bool:
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
 
-def load_config(path: Path | None = None, *, start: Path | None = None) -> Config:
-    """Load ``path`` (``--config``), or the file :func:`find_config` finds, or the defaults."""
+def load_config(
+    path: Path | None = None, *, start: Path | None = None, allow_outside: bool = False
+) -> Config:
+    """Load ``path`` (``--config``), or the file :func:`find_config` finds, or the defaults.
+
+    Paths in the file resolve inside the directory holding it; one that leads outside (``..``,
+    an absolute path, a symbolic link) is an error unless ``allow_outside`` (the user's own
+    command-line flag: a configuration file alone must not make ksafe read ``/etc``)."""
     found = path if path is not None else find_config(start)
     if found is None:
         return Config(root=(start or Path.cwd()).resolve())
     shown = found if path is not None else _shown(found)
-    return parse_config(_decode(found.read_bytes(), shown), shown)
+    return parse_config(_decode(read_bytes(found), shown), shown, allow_outside=allow_outside)
 
 
 def _decode(data: bytes, path: Path) -> str:
@@ -174,7 +184,7 @@ def _shown(path: Path) -> Path:
         return path
 
 
-def parse_config(text: str, path: Path) -> Config:
+def parse_config(text: str, path: Path, *, allow_outside: bool = False) -> Config:
     """Parse a config file's text; ``pyproject.toml`` files are read under ``[tool.ksafe]``."""
     try:
         data = tomllib.loads(text)
@@ -189,7 +199,7 @@ def parse_config(text: str, path: Path) -> Config:
         table = data.get("tool", {}).get("ksafe", {})
     else:
         table = data
-    return _Reader(text, path, prefix).read(table)
+    return _Reader(text, path, prefix, allow_outside).read(table)
 
 
 def _toml_error_line(message: str, text: str) -> int | None:
@@ -200,11 +210,14 @@ def _toml_error_line(message: str, text: str) -> int | None:
 
 
 class _Reader:
-    def __init__(self, text: str, path: Path, prefix: tuple[str, ...]) -> None:
+    def __init__(
+        self, text: str, path: Path, prefix: tuple[str, ...], allow_outside: bool = False
+    ) -> None:
         self.text = text
         self.path = path
         self.prefix = prefix
         self.root = path.resolve().parent
+        self.allow_outside = allow_outside
         self.lines: dict[tuple[str | int, ...], int] | None = None
 
     def line(self, keys: Iterable[str | int]) -> int | None:
@@ -247,8 +260,17 @@ class _Reader:
             raise self.error(keys, f"{keys[-1]} must be a list of rule ids or names")
         return frozenset(self.rule(ref, keys).id for ref in value)
 
-    def resolve(self, value: str) -> str:
-        return os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
+    def resolve(self, value: str, keys: tuple[Any, ...] = ()) -> str:
+        resolved = os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
+        if keys and not self.allow_outside:
+            real, root = os.path.realpath(resolved), os.path.realpath(self.root)
+            if os.path.commonpath([real, root]) != root:
+                raise self.error(
+                    keys,
+                    f"{keys[-1]} = {quote(value)} leads outside {root}, the directory holding "
+                    f"the configuration (pass {ALLOW_OUTSIDE_FLAG} to read it anyway)",
+                )
+        return resolved
 
     def read(self, table: Any) -> Config:
         if not isinstance(table, dict):
@@ -271,7 +293,11 @@ class _Reader:
             settings=settings,
             path=self.path,
             root=self.root,
-            snapshot=self.resolve(self.string(snapshot, ("snapshot",))) if snapshot else None,
+            snapshot=(
+                self.resolve(self.string(snapshot, ("snapshot",)), ("snapshot",))
+                if snapshot
+                else None
+            ),
             entries=self.path_entries(table.get("paths", [])),
             topologies=self.globs(table.get("topologies", []), ("topologies",)),
         )
@@ -318,10 +344,10 @@ class _Reader:
                 if key == "application-id":
                     values["application_id"] = text
                 elif key == "properties":
-                    values.setdefault("properties_before", self.resolve(text))
-                    values.setdefault("properties_after", self.resolve(text))
+                    values.setdefault("properties_before", self.resolve(text, (*at, key)))
+                    values.setdefault("properties_after", self.resolve(text, (*at, key)))
                 elif key != "path":
-                    values[key.replace("-", "_")] = self.resolve(text)
+                    values[key.replace("-", "_")] = self.resolve(text, (*at, key))
             entries.append(
                 _PathEntry(
                     pattern=self.resolve(self.string(entry["path"], (*at, "path"))),

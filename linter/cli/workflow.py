@@ -23,6 +23,7 @@ from linter.cli.common import (
 )
 from linter.config import Config
 from linter.gitbase import changes, text_at
+from linter.inputs import UnreadableInput
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import TopologyParseError, parse, parse_file
@@ -79,7 +80,12 @@ def git_base_report(
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
     apps: list[api.AppScope] = []
-    for n, change in enumerate(changes(revision, paths)):
+    changed = changes(revision, paths)
+    if not changed:
+        raise UnreadableInput(
+            " ".join(paths), f"no *.txt describe() file here now or at {revision}; nothing checked"
+        )
+    for n, change in enumerate(changed):
         settings = config.settings_for(change.path)
         if application_id is not None:
             settings = replace(settings, application_id=application_id)
@@ -230,7 +236,14 @@ def lint_report(paths: Sequence[str], config: Config) -> Report:
     files: list[Path] = []
     for p in paths:
         path = Path(p)
-        files += sorted(f for f in path.rglob("*") if f.is_file()) if path.is_dir() else [path]
+        if not path.is_dir():
+            files.append(path)
+            continue
+        # a directory stands for the describe() texts below it, as with --git-base
+        found = sorted(f for f in path.rglob("*.txt") if not f.name.startswith("."))
+        if not found:
+            raise UnreadableInput(p, "no *.txt describe() file inside; nothing checked")
+        files += found
     findings: list[Finding] = []
     for f in files:
         findings += _lint_findings(parse_file(f), config.settings_for(f))
@@ -303,12 +316,12 @@ def _anchored_plan(finding: Finding, plan: str) -> Finding:
 
 @click.command("check-plans")
 @click.argument(
-    "plans", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True)
+    "plans", nargs=-1, required=True, type=click.Path(path_type=Path)
 )
 @click.option(
     "--snapshot",
     "snapshot_path",
-    type=click.Path(path_type=Path, exists=True),
+    type=click.Path(path_type=Path),
     default=None,
     help="Snapshot for every plan (default: the configuration's snapshot for each plan).",
 )

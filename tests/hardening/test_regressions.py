@@ -164,7 +164,7 @@ def test_regression_native_snapshot_deep_block_nesting_raised_recursion_error(
 
     path = tmp_path / "snap.yaml"
     path.write_text("nodes:\n  " + "- " * 2_500 + "1\n", encoding="utf-8")
-    with pytest.raises(ClusterInputError, match=r"snap\.yaml: nested"):
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml:2:\d+: nested"):
         load_snapshot(path)
 
 
