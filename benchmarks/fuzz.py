@@ -2,6 +2,7 @@
 
     nice python benchmarks/fuzz.py [--minutes 10] [--targets topology,plan,...] [--seed N]
                                    [--case-seconds 5] [--save DIR] [--replay TARGET,...]
+                                   [--balance cases|time]
 
 Each case is a seed input (every corpus text, Kafka CLI capture, native snapshot, plan and
 Streams .properties file) mutated one to four times by ``tests/hardening/fuzzing.py``: lines
@@ -121,6 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "ksafe-fuzz")
     parser.add_argument("--report-every", type=float, default=60.0, help="seconds")
     parser.add_argument(
+        "--balance",
+        choices=["cases", "time"],
+        default="cases",
+        help="cases: round-robin, every target the same number of cases; time: the next case "
+        "goes to the target that has had the least CPU time, so fast readers get more cases",
+    )
+    parser.add_argument(
         "--replay",
         default="",
         help="draw the same cases as a full run with this seed, but run only these targets "
@@ -151,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
         i = 0
         try:
             while time.monotonic() < deadline:
-                target = targets[i % len(targets)]
+                if args.balance == "time":
+                    target = min(targets, key=lambda t: tallies[t.name].seconds)
+                else:
+                    target = targets[i % len(targets)]
                 pool = seeds[target.name]
                 data = mutate(rng.choice(pool), rng, pool)
                 if replay and target.name not in replay:

@@ -325,7 +325,7 @@ def _float(text: str) -> float:
     return float(text)
 
 
-_LONG_NUMBER = re.compile(r"-?\d{%d,}" % (MAX_DIGITS + 1))
+_LONG_NUMBER = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")
 
 
 def load_json(text: str, path: str) -> Any:
@@ -387,7 +387,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------------------------
 # Numbers and nesting
 
-_DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 def check_digits(text: str, path: str) -> None:
