@@ -297,8 +297,28 @@ def _load_capture(path: Path) -> object:
 
 
 def _snapshot_seeds() -> list[bytes]:
+    """The native snapshot fixtures, and the snapshot of every capture that assembles (real
+    clusters' shapes, written as ``ksafe cluster snapshot -o x.yaml`` writes them)."""
+    import tempfile
+
+    import yaml
+
+    from cluster_engine.errors import ClusterInputError
+    from cluster_engine.ingest import load_snapshot
+
     own = ROOT / "fixtures" / "cluster" / "snapshots"
-    return [p.read_bytes() for p in sorted(own.glob("*")) if p.suffix in {".yaml", ".yml"}]
+    seeds = [p.read_bytes() for p in sorted(own.glob("*")) if p.suffix in {".yaml", ".yml"}]
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, capture in enumerate(_cli_seeds()):
+            path = Path(tmp) / f"capture{n}.txt"
+            path.write_bytes(capture)
+            try:
+                snapshot = load_snapshot(path)
+            except (ClusterInputError, OSError):
+                continue
+            dumped = yaml.safe_dump(snapshot.model_dump(mode="json"), sort_keys=False)
+            seeds.append(dumped.encode("utf-8"))
+    return seeds
 
 
 def _plan_seeds() -> list[bytes]:
