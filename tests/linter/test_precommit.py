@@ -107,7 +107,9 @@ def test_cluster_plan_hook_uses_the_configured_snapshot(
     tmp_path: Path, head: str
 ) -> None:
     repo = Repo(tmp_path / "ops")
-    repo.write("ksafe.toml", f'snapshot = "{SNAPSHOT}"\n')
+    # configured paths resolve inside the directory holding the configuration
+    repo.write("cluster.yaml", SNAPSHOT.read_text())
+    repo.write("ksafe.toml", 'snapshot = "cluster.yaml"\n')
     repo.commit()
     repo.write("plans/restart.yaml", "- restart: {nodes: [1, 2]}\n")
     repo.git("add", "-A")
