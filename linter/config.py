@@ -145,7 +145,7 @@ def _has_ksafe_table(pyproject: Path) -> bool:
         return False
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # TOMLDecodeError, or a number too long to convert
         return False
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
@@ -193,6 +193,10 @@ def parse_config(text: str, path: Path, *, allow_outside: bool = False) -> Confi
         raise ConfigError(path, line, f"invalid TOML: {error}") from None
     except RecursionError:  # tomllib recurses into nested arrays and inline tables
         raise ConfigError(path, None, "invalid TOML: nested too deeply to read") from None
+    except ValueError:  # a number past Python's int-conversion limit (not a TOMLDecodeError)
+        long = re.search(r"[0-9_]{100,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else None
+        raise ConfigError(path, line, "invalid TOML: a number too long for any setting") from None
     prefix: tuple[str, ...] = ()
     if path.name == "pyproject.toml":
         prefix = ("tool", "ksafe")

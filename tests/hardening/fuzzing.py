@@ -418,12 +418,12 @@ def _reassignment_seeds() -> list[bytes]:
     import json
 
     seeds = [p.read_bytes() for p in sorted((ROOT / "fixtures" / "cluster").rglob("*.json"))]
-    moves = [
+    moves: list[dict[str, object]] = [
         {"topic": "orders", "partition": p, "replicas": [1 + p % 3, 1 + (p + 1) % 3]}
         for p in range(4)
     ]
     seeds.append(json.dumps({"version": 1, "partitions": moves}).encode())
-    with_dirs = [{**m, "log_dirs": ["any"] * len(m["replicas"])} for m in moves]
+    with_dirs = [{**m, "log_dirs": ["any", "any"]} for m in moves]
     seeds.append(json.dumps({"version": 1, "partitions": with_dirs}, indent=2).encode())
     return seeds
 
