@@ -18,6 +18,8 @@ INT64_MAX = 2**63 - 1
 # How many partitions one plan step may create or reach: far above any real topic, and low
 # enough that simulating a step stays a matter of seconds.
 MAX_PARTITIONS = 1_000_000
+# ... and all its steps together (a simulated million partitions costs seconds).
+MAX_PLAN_PARTITIONS = 2_000_000
 
 NodeId = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PartitionIndex = Annotated[int, Field(ge=0, le=INT32_MAX)]

@@ -28,6 +28,7 @@ from cluster_engine.bounds import (
     INT16_MAX,
     INT32_MAX,
     INT64_MAX,
+    MAX_PLAN_PARTITIONS,
     NodeId,
     PartitionCount,
     PartitionIndex,
@@ -417,7 +418,24 @@ def _parse_plan(root: yaml.Node | None, text: str, path: str, base_dir: Path | N
         where = steps_node if steps_node is not None else root
         raise ClusterInputError(path, _line(where), "expected a list of steps")
     steps = tuple(_step(item, i, path, base_dir) for i, item in enumerate(steps_node.value))
+    _check_growth(steps, path)
     return Plan(path=path, description=description, steps=steps)
+
+
+def _check_growth(steps: Sequence[Step], path: str) -> None:
+    """Refuse, before any simulation, a plan whose steps together create more partitions than
+    the simulator will model (each step alone is bounded by its field's range)."""
+    total = 0
+    for step in steps:
+        if isinstance(step, CreateTopic | AddPartitions):
+            total += step.partitions
+            if total > MAX_PLAN_PARTITIONS:
+                raise ClusterInputError(
+                    path,
+                    step.line,
+                    f"step {step.index + 1} ({step.action}): the plan's steps create more than "
+                    f"{MAX_PLAN_PARTITIONS} partitions together, more than ksafe simulates",
+                )
 
 
 def _line(node: yaml.Node) -> int:

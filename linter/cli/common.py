@@ -52,10 +52,18 @@ class KsafeGroup(click.Group):
             ctx.exit(EXIT_USAGE)
 
 
+# An error line quotes input (a node name, a value): a 10 MB name must not make a 10 MB line.
+MAX_MESSAGE = 1_000
+
+
 def _describe(error: Exception) -> str:
     if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    return str(error)
+        text = f"{error.filename}: {error.strerror or error}"
+    else:
+        text = str(error)
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[:MAX_MESSAGE]}... ({len(text)} characters, cut)"
+    return text
 
 
 FAIL_ON_CHOICES = ["error", "warning", "info", "never"]

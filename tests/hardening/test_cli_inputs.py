@@ -100,6 +100,14 @@ def test_a_file_or_folder_argument_that_cannot_be_read_is_one_line_and_exit_2(
     _one_line(_run(args), f"BAD: {KINDS[kind]}")
 
 
+def test_an_error_quoting_a_huge_name_is_cut(workdir: Path) -> None:
+    name = "n" * 2_000_000
+    (workdir / "huge.yaml").write_text(f"- action: {name}\n")
+    line = _one_line(_run(["cluster", "check", "--snapshot", "snap.yaml", "--plan", "huge.yaml"]))
+    assert len(line) < 1_200
+    assert line.endswith("characters, cut)")
+
+
 # --- nothing checked ------------------------------------------------------------------------
 
 

@@ -357,6 +357,17 @@ OUT_OF_RANGE: list[tuple[str, str, str]] = [
 ]
 
 
+def test_a_plan_creating_too_many_partitions_together_is_refused_before_simulating(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "plan.yaml"
+    path.write_text(
+        "".join(f"- create-topic: {{topic: t{n}, partitions: 1000000}}\n" for n in range(3))
+    )
+    message = _one_line_error(_plan, path)
+    assert "plan.yaml:3: step 3 (create-topic): the plan's steps create more than" in message
+
+
 @pytest.mark.parametrize(("name", "text", "where"), OUT_OF_RANGE)
 def test_a_number_out_of_its_kafka_range_is_refused_where_it_is_read(
     name: str, text: str, where: str, tmp_path: Path
