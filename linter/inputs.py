@@ -228,9 +228,7 @@ class _Loader(yaml.SafeLoader):
 def _check_digits(node: yaml.ScalarNode) -> None:
     digits = sum(c.isdigit() for c in str(node.value))
     if digits > MAX_DIGITS:
-        raise _Refused(
-            None, None, f"a number of {digits} digits is out of range", node.start_mark
-        )
+        raise _Refused(None, None, f"a number of {digits} digits is out of range", node.start_mark)
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
