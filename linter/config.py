@@ -130,17 +130,18 @@ def find_config(start: Path | None = None) -> Path | None:
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         candidate = folder / "ksafe.toml"
-        if candidate.is_file():
+        # not is_file(): a ksafe.toml that is a FIFO or a device is refused when read, not passed by
+        if candidate.exists() and not candidate.is_dir():
             return candidate
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _has_ksafe_table(pyproject):
+        if pyproject.exists() and not pyproject.is_dir() and _has_ksafe_table(pyproject):
             return pyproject
     return None
 
 
 def _has_ksafe_table(pyproject: Path) -> bool:
     # undecodable bytes are load_config's to report (located) if the table is there
-    text = pyproject.read_bytes().decode("utf-8", errors="replace")
+    text = read_bytes(pyproject).decode("utf-8", errors="replace")
     if "tool.ksafe" not in text and "ksafe" not in text:
         return False
     try:
