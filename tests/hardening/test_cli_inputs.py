@@ -18,6 +18,7 @@ from tests.linter.gitrepo import Repo
 
 EXAMPLES = ROOT / "fixtures" / "examples"
 SNAPSHOT = ROOT / "fixtures" / "cluster" / "snapshots" / "three-brokers.yaml"
+FLEET = ROOT / "fixtures" / "fleet" / "small"
 SECRET = "SECRET-LINE-OUTSIDE-THE-REPOSITORY"
 
 
@@ -60,6 +61,9 @@ COMMANDS = [
     ["cluster", "check-plans", "--snapshot", "snap.yaml", "BAD"],
     ["report", "--topology-before", "BAD", "--topology-after", "after.txt"],
     ["report", "--snapshot", "snap.yaml", "--plan", "BAD"],
+    # read before any Spark session starts
+    ["fleet", "scan", str(FLEET), "--out", "out", "--plan", "BAD"],
+    ["fleet", "scan", str(FLEET), "--out", "out", "--plan", "plan.yaml", "--snapshot", "BAD"],
 ]
 # a folder is valid here (of captures, of describe() texts), so only missing and FIFO apply
 FOLDER_OK_COMMANDS = [
