@@ -267,7 +267,35 @@ def compose_yaml(text: str, path: str) -> yaml.Node | None:
             loader.dispose()
 
     result: yaml.Node | None = _yaml_errors(text, path, compose)
+    if result is not None:
+        _check_scalars(result, path)
     return result
+
+
+_NUMERIC = re.compile(r"[+-]?[0-9_]*[0-9][0-9_.]*")
+
+
+def _long_number(value: str) -> bool:
+    """A number (or a string holding one: a config value, an entity) too long to be any
+    Kafka value; the readers and rules that convert it would hit Python's conversion limit."""
+    return len(value) > MAX_DIGITS and _NUMERIC.fullmatch(value.strip()) is not None
+
+
+def _check_scalars(node: yaml.Node, path: str) -> None:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, yaml.ScalarNode):
+            if isinstance(current.value, str) and _long_number(current.value):
+                mark = current.start_mark
+                digits = sum(c.isdigit() for c in current.value)
+                message = f"a number of {digits} digits is out of range"
+                raise MalformedInput(path, mark.line + 1, message, mark.column + 1)
+        elif isinstance(current, yaml.SequenceNode):  # reversed: the first in the text wins
+            stack.extend(reversed(current.value))
+        elif isinstance(current, yaml.MappingNode):
+            for key, value in reversed(current.value):
+                stack.extend((value, key))
 
 
 def construct_yaml(node: yaml.Node, path: str, text: str = "") -> Any:
@@ -331,7 +359,7 @@ def load_json(text: str, path: str) -> Any:
     object names both lines."""
     check_nesting(text, path)
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
+        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
     except json.JSONDecodeError as error:
         raise MalformedInput(
             path, error.lineno, f"not valid JSON: {error.msg}", error.colno
@@ -354,6 +382,25 @@ def load_json(text: str, path: str) -> Any:
         ) from None
     except RecursionError:
         raise MalformedInput(path, None, "nested too deeply to read") from None
+    _check_strings(value, text, path)
+    return value
+
+
+def _check_strings(value: Any, text: str, path: str) -> None:
+    """A string holding a number too long for any Kafka value is refused as a number is."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, str) and _long_number(current):
+            at = text.find(json.dumps(current))
+            line, col = _line_col(text, at) if at >= 0 else (None, None)
+            digits = sum(c.isdigit() for c in current)
+            raise MalformedInput(path, line, f"a number of {digits} digits is out of range", col)
+        if isinstance(current, dict):
+            stack.extend(current.values())
+            stack.extend(current.keys())
+        elif isinstance(current, list):
+            stack.extend(current)
 
 
 def _key_lines(text: str, key: str) -> list[int]:

@@ -326,6 +326,38 @@ def test_a_number_too_long_to_convert_is_a_located_error(name: str, tmp_path: Pa
     assert HUGE[:100] not in message  # the input is not echoed at length
 
 
+LONG_NUMBER_STRINGS: list[tuple[str, str]] = [
+    # a string holding a number: rules and the simulator convert config values and entities
+    (
+        "plan",
+        f'- alter-config: {{scope: topic, entity: t, key: min.insync.replicas, value: "{HUGE}"}}',
+    ),
+    ("plan", f'- alter-config: {{scope: broker, entity: "{HUGE}", key: k, value: "1"}}'),
+    ("plan", f'- create-topic: {{topic: x, configs: {{min.insync.replicas: "{HUGE}"}}}}'),
+    (
+        "snapshot-yaml",
+        f'snapshot_version: 1\nconfigs:\n  cluster_default: {{retention.ms: "{HUGE}"}}',
+    ),
+    (
+        "snapshot-json",
+        f'{{"snapshot_version": 1, "configs": {{"topics": {{"t": {{"x": "{HUGE}"}}}}}}}}',
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), LONG_NUMBER_STRINGS)
+def test_a_string_holding_a_number_too_long_to_convert_is_a_located_error(
+    name: str, text: str, tmp_path: Path
+) -> None:
+    reader, file_name, _ = READERS[name]
+    path = tmp_path / file_name
+    path.write_text(text)
+    message = _one_line_error(reader, path)
+    assert re.search(
+        rf"{re.escape(file_name)}:\d+:\d+: a number of 5000 digits is out of range", message
+    )
+
+
 def test_a_long_number_in_a_streams_config_is_kept_as_text(tmp_path: Path) -> None:
     # .properties values are strings; a rule that needs a number judges it, nothing converts here
     path = tmp_path / "app.properties"
