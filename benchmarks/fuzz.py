@@ -4,10 +4,14 @@
                                    [--case-seconds 5] [--save DIR] [--replay TARGET,...]
                                    [--balance cases|time]
 
-Each case is a seed input (every corpus text, Kafka CLI capture, native snapshot, plan and
-Streams .properties file) mutated one to four times by ``tests/hardening/fuzzing.py``: lines
-deleted, duplicated, swapped, repeated, spliced from another seed, truncated, bytes flipped, NULs,
-invalid UTF-8, structural tokens, numbers, re-indentation, deep nesting, UTF-16/BOM re-encoding.
+Every reader of a user file is a target: describe() texts, Kafka CLI captures, native snapshots
+(YAML and JSON), plans, reassignment JSON, the TOML configuration, Streams .properties, and the
+fleet's own readers (its snapshot and plan loaders, and one app directory's texts and properties
+through the scan, which must never raise). Each case is a seed input (every corpus text, Kafka CLI
+capture, native snapshot, plan and Streams .properties file) mutated one to four times by
+``tests/hardening/fuzzing.py``: lines deleted, duplicated, swapped, repeated, spliced from another
+seed, truncated, bytes flipped, NULs, invalid UTF-8, structural tokens, numbers, re-indentation,
+deep nesting, UTF-16/BOM re-encoding.
 The only acceptable outcomes are a model or our own located input error; anything else, or a case
 running past ``--case-seconds``, is a failure. Failures are counted by exception type + innermost
 frame of ours (one bug hit a thousand ways is one distinct failure) and the first input of each is

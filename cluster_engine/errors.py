@@ -65,11 +65,3 @@ def load_json(text: str, path: str) -> Any:
         return inputs.load_json(text, path)
     except inputs.MalformedInput as error:
         raise _as_cluster(error) from None
-
-
-def check_nesting(text: str, path: str, limit: int = inputs.MAX_DEPTH) -> None:
-    """:func:`linter.inputs.check_nesting`, its errors as :class:`ClusterInputError`."""
-    try:
-        inputs.check_nesting(text, path, limit)
-    except inputs.MalformedInput as error:
-        raise _as_cluster(error) from None
