@@ -406,6 +406,27 @@ def test_a_plan_creating_too_many_partitions_together_is_refused_before_simulati
     assert "plan.yaml:3: step 3 (create-topic): the plan's steps create more than" in message
 
 
+FEATURES = (CAPTURES / "features.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        FEATURES.replace("Epoch: 5127", "Epoch: 11399999999999999999999"),
+        FEATURES.replace("SupportedMaxVersion: 1", "SupportedMaxVersion: 40000", 1),
+        "Feature: confluent.metadata.version\tSupportedMinVersion: CP-7.3-IV3\t"
+        "SupportedMaxVersion: CP-8.1-IV1A\tFinalizedVersionLevel: CP-8.1-IV1A\t"
+        "Epoch: 11399999999999999999999\n",
+    ],
+    ids=["epoch", "level", "vendor-epoch"],
+)
+def test_a_capture_value_out_of_range_names_its_section(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "features.txt"
+    path.write_text(text)
+    message = _one_line_error(_snapshot, path)
+    assert re.search(r"features\.txt(:\d+)?: impossible value", message), message
+
+
 @pytest.mark.parametrize(("name", "text", "where"), OUT_OF_RANGE)
 def test_a_number_out_of_its_kafka_range_is_refused_where_it_is_read(
     name: str, text: str, where: str, tmp_path: Path
