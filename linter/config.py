@@ -124,6 +124,7 @@ class Config:
 # The command-line flag that lets configured paths lead outside the configuration's directory.
 ALLOW_OUTSIDE_FLAG = "--allow-outside-config-paths"
 
+
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest ``ksafe.toml``, or ``pyproject.toml`` with a ``[tool.ksafe]`` table, walking
     up from ``start`` (default: the current directory)."""
@@ -270,9 +271,10 @@ class _Reader:
         if keys and not self.allow_outside:
             real, root = os.path.realpath(resolved), os.path.realpath(self.root)
             if os.path.commonpath([real, root]) != root:
+                name = next(str(k) for k in reversed(keys) if isinstance(k, str))
                 raise self.error(
                     keys,
-                    f"{keys[-1]} = {quote(value)} leads outside {root}, the directory holding "
+                    f"{name} = {quote(value)} leads outside {root}, the directory holding "
                     f"the configuration (pass {ALLOW_OUTSIDE_FLAG} to read it anyway)",
                 )
         return resolved
@@ -311,7 +313,7 @@ class _Reader:
         if not isinstance(value, list):
             raise self.error(keys, f"{keys[-1]} must be a list of file globs")
         return tuple(
-            self.resolve(self.string(v, (*keys, i))) for i, v in enumerate(value)
+            self.resolve(self.string(v, (*keys, i)), (*keys, i)) for i, v in enumerate(value)
         )
 
     def fail_on(self, value: Any) -> Severity | None:

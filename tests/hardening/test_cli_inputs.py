@@ -178,6 +178,7 @@ def test_git_base_never_follows_a_committed_symlink_out_of_the_repository(
         ("properties", "../outside.properties"),
         ("snapshot", "../outside.yaml"),
         ("properties-after", "/etc/os-release"),
+        ("topologies", "../*.txt"),
     ],
 )
 def test_configured_paths_stay_inside_the_configurations_directory(
@@ -189,9 +190,10 @@ def test_configured_paths_stay_inside_the_configurations_directory(
     repo.mkdir()
     shutil.copy(EXAMPLES / "orders-v1.txt", repo / "orders.txt")
     table = f'[[paths]]\npath = "*.txt"\n{key} = "{value}"\n'
-    (repo / "ksafe.toml").write_text(table if key != "snapshot" else f'{key} = "{value}"\n')
+    top = {"snapshot": f'{key} = "{value}"\n', "topologies": f'{key} = ["{value}"]\n'}
+    (repo / "ksafe.toml").write_text(top.get(key, table))
     monkeypatch.chdir(repo)
-    line = 3 if key != "snapshot" else 1
+    line = 1 if key in top else 3
     result = _run(["lint", "orders.txt"])
     _one_line(
         result,

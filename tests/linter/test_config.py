@@ -179,5 +179,6 @@ def test_home_is_expanded_in_paths(tmp_path: Path) -> None:
     path = write(tmp_path, "ksafe.toml", "")
     config = parse_config('snapshot = "~/snap.json"\n', path, allow_outside=True)
     assert config.snapshot == os.path.expanduser("~/snap.json")
-    with pytest.raises(ConfigError, match=r"ksafe\.toml:1: snapshot = '~/snap\.json' leads outside"):
+    outside = r"ksafe\.toml:1: snapshot = '~/snap\.json' leads outside"
+    with pytest.raises(ConfigError, match=outside):
         parse_config('snapshot = "~/snap.json"\n', path)
