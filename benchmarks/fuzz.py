@@ -2,11 +2,16 @@
 
     nice python benchmarks/fuzz.py [--minutes 10] [--targets topology,plan,...] [--seed N]
                                    [--case-seconds 5] [--save DIR] [--replay TARGET,...]
+                                   [--balance cases|time]
 
-Each case is a seed input (every corpus text, Kafka CLI capture, native snapshot, plan and
-Streams .properties file) mutated one to four times by ``tests/hardening/fuzzing.py``: lines
-deleted, duplicated, swapped, repeated, spliced from another seed, truncated, bytes flipped, NULs,
-invalid UTF-8, structural tokens, numbers, re-indentation, deep nesting, UTF-16/BOM re-encoding.
+Every reader of a user file is a target: describe() texts, Kafka CLI captures, native snapshots
+(YAML and JSON), plans, reassignment JSON, the TOML configuration, Streams .properties, and the
+fleet's own readers (its snapshot and plan loaders, and one app directory's texts and properties
+through the scan, which must never raise). Each case is a seed input (every corpus text, Kafka CLI
+capture, native snapshot, plan and Streams .properties file) mutated one to four times by
+``tests/hardening/fuzzing.py``: lines deleted, duplicated, swapped, repeated, spliced from another
+seed, truncated, bytes flipped, NULs, invalid UTF-8, structural tokens, numbers, re-indentation,
+deep nesting, UTF-16/BOM re-encoding.
 The only acceptable outcomes are a model or our own located input error; anything else, or a case
 running past ``--case-seconds``, is a failure. Failures are counted by exception type + innermost
 frame of ours (one bug hit a thousand ways is one distinct failure) and the first input of each is
@@ -121,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, default=Path(tempfile.gettempdir()) / "ksafe-fuzz")
     parser.add_argument("--report-every", type=float, default=60.0, help="seconds")
     parser.add_argument(
+        "--balance",
+        choices=["cases", "time"],
+        default="cases",
+        help="cases: round-robin, every target the same number of cases; time: the next case "
+        "goes to the target that has had the least CPU time, so fast readers get more cases",
+    )
+    parser.add_argument(
         "--replay",
         default="",
         help="draw the same cases as a full run with this seed, but run only these targets "
@@ -151,7 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         i = 0
         try:
             while time.monotonic() < deadline:
-                target = targets[i % len(targets)]
+                if args.balance == "time":
+                    target = min(targets, key=lambda t: tallies[t.name].seconds)
+                else:
+                    target = targets[i % len(targets)]
                 pool = seeds[target.name]
                 data = mutate(rng.choice(pool), rng, pool)
                 if replay and target.name not in replay:

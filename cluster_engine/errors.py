@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import codecs
-import re
 from pathlib import Path
+from typing import Any
+
+from linter import inputs
 
 
-class ClusterInputError(ValueError):
+class ClusterInputError(inputs.MalformedInput):
     """Bad input, located: ``path:line[:col]: what was expected but found what``."""
-
-    def __init__(self, path: str, line: int | None, message: str, column: int | None = None):
-        self.path, self.line, self.column, self.detail = path, line, column, message
-        where = path
-        if line is not None:
-            where += f":{line}"
-            if column is not None:
-                where += f":{column}"
-        super().__init__(f"{where}: {message}")
 
 
 def decode_input(data: bytes, path: str) -> str:
@@ -47,28 +40,28 @@ def decode_input(data: bytes, path: str) -> str:
 
 
 def read_input(path: str | Path) -> str:
-    """Read an input file with :func:`decode_input` (``OSError`` is left to the caller)."""
-    return decode_input(Path(path).read_bytes(), str(path))
+    """Read an input file (a regular file, bounded: :func:`linter.inputs.read_bytes`) with
+    :func:`decode_input`; an unreadable path is an ``OSError`` for the caller."""
+    return decode_input(inputs.read_bytes(path), str(path))
 
 
-_BRACKETS = re.compile(r"[\[\]{}\n]")
+def _as_cluster(error: inputs.MalformedInput) -> ClusterInputError:
+    if isinstance(error, ClusterInputError):
+        return error
+    return ClusterInputError(error.path, error.line, error.detail, error.column)
 
 
-def check_nesting(text: str, path: str, limit: int = 64) -> None:
-    """Reject ``[``/``{`` nesting deeper than any real input before a YAML or JSON reader sees
-    it: those readers recurse (RecursionError) and PyYAML slows down quadratically with depth."""
-    if text.count("[") + text.count("{") <= limit:
-        return
-    depth, line = 0, 1
-    for match in _BRACKETS.finditer(text):
-        char = match.group()
-        if char == "\n":
-            line += 1
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                raise ClusterInputError(
-                    path, line, f"nested more than {limit} levels deep; no real input is"
-                )
-        else:
-            depth = max(depth - 1, 0)
+def load_yaml(text: str, path: str) -> Any:
+    """:func:`linter.inputs.load_yaml`, its errors as :class:`ClusterInputError`."""
+    try:
+        return inputs.load_yaml(text, path)
+    except inputs.MalformedInput as error:
+        raise _as_cluster(error) from None
+
+
+def load_json(text: str, path: str) -> Any:
+    """:func:`linter.inputs.load_json`, its errors as :class:`ClusterInputError`."""
+    try:
+        return inputs.load_json(text, path)
+    except inputs.MalformedInput as error:
+        raise _as_cluster(error) from None

@@ -9,7 +9,6 @@ lines. Unknown keys and impossible values are :class:`ClusterInputError` with ``
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeAlias
@@ -25,8 +24,18 @@ from pydantic import (
     model_validator,
 )
 
-from cluster_engine.errors import ClusterInputError, check_nesting, read_input
+from cluster_engine.bounds import (
+    INT16_MAX,
+    INT32_MAX,
+    INT64_MAX,
+    MAX_PLAN_PARTITIONS,
+    NodeId,
+    PartitionCount,
+    PartitionIndex,
+)
+from cluster_engine.errors import ClusterInputError, load_json, read_input
 from cluster_engine.knowledge import METADATA_VERSION, parse_metadata_version, release_of
+from linter import inputs
 
 
 def _kebab(name: str) -> str:
@@ -62,10 +71,10 @@ def _release(value: Any) -> Any:
     return text
 
 
-Id = Annotated[int, _not_bool("an id"), Field(ge=0)]
+Id = Annotated[NodeId, _not_bool("an id")]
 NodeIds = Annotated[tuple[Id, ...], BeforeValidator(_one_or_many)]
 Release = Annotated[str, BeforeValidator(_release)]
-PositiveInt = Annotated[int, Field(ge=1)]
+PositiveInt = Annotated[int, Field(ge=1, le=INT32_MAX)]
 ConfigValue = Annotated[str, BeforeValidator(_as_text)]
 
 
@@ -134,7 +143,7 @@ class UpdateFeature(_Step):
 
     action: Literal["update-feature"] = "update-feature"
     feature: str | None = None
-    level: Annotated[int | str, _not_bool("a level")] | None = None
+    level: Annotated[Annotated[int, Field(le=INT16_MAX)] | str, _not_bool("a level")] | None = None
     release_version: Annotated[str, BeforeValidator(_as_text)] | None = None
     unsafe: bool = False
     release_level: int | None = Field(
@@ -201,7 +210,7 @@ class Move(_Model):
     """One partition of a ``kafka-reassign-partitions`` JSON file."""
 
     topic: str = Field(min_length=1)
-    partition: Id
+    partition: Annotated[PartitionIndex, _not_bool("a partition")]
     replicas: tuple[Id, ...] = Field(min_length=1)
     log_dirs: tuple[str, ...] | None = Field(default=None, alias="log_dirs")
 
@@ -225,8 +234,8 @@ class Reassign(_Step):
     action: Literal["reassign"] = "reassign"
     file: str | None = None
     partitions: tuple[Move, ...] = ()
-    throttle: int | None = Field(default=None, ge=-1)
-    log_dir_throttle: int | None = Field(default=None, ge=-1)
+    throttle: int | None = Field(default=None, ge=-1, le=INT64_MAX)
+    log_dir_throttle: int | None = Field(default=None, ge=-1, le=INT64_MAX)
     additional: bool = False
     produce_rates: dict[str, Annotated[int, Field(ge=0)]] = Field(
         default_factory=dict,
@@ -306,8 +315,9 @@ class CreateTopic(_Step):
 
     action: Literal["create-topic"] = "create-topic"
     topic: str = Field(min_length=1)
-    partitions: PositiveInt = 1
-    replication_factor: PositiveInt | None = None  # None: default.replication.factor
+    partitions: PartitionCount = 1
+    # None: default.replication.factor; the protocol field is an int16
+    replication_factor: Annotated[int, Field(ge=1, le=INT16_MAX)] | None = None
     configs: dict[str, ConfigValue] = {}
     during_restart: bool = False
 
@@ -317,7 +327,7 @@ class AddPartitions(_Step):
 
     action: Literal["add-partitions"] = "add-partitions"
     topic: str = Field(min_length=1)
-    partitions: PositiveInt
+    partitions: PartitionCount
 
 
 Step: TypeAlias = Annotated[
@@ -380,32 +390,16 @@ def load_plan(path: str | Path) -> Plan:
 
 
 def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) -> Plan:
-    # Every YAML failure, wherever it surfaces (composing, or constructing a tagged value while
-    # reading a step), and nesting too deep to read, is a located input error.
+    """A plan from its YAML text; every failure (YAML, a duplicate key, an alias, a value out
+    of range) is a located :class:`ClusterInputError`."""
     try:
-        check_nesting(text, path)
-        return _parse_plan(text, path, base_dir)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        raise ClusterInputError(
-            path,
-            mark.line + 1 if mark else None,
-            f"not valid YAML: {error.problem}",
-            mark.column + 1 if mark else None,
-        ) from None
-    except yaml.reader.ReaderError as error:
-        line = text.count("\n", 0, error.position) + 1
-        raise ClusterInputError(path, line, f"not valid YAML: {error.reason}") from None
-    except RecursionError:
-        raise ClusterInputError(path, None, "not a plan: nested too deeply to read") from None
+        root = inputs.compose_yaml(text, path)
+    except inputs.MalformedInput as error:
+        raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
+    return _parse_plan(root, text, path, base_dir)
 
 
-def _parse_plan(text: str, path: str, base_dir: Path | None) -> Plan:
-    loader = yaml.SafeLoader(text)
-    try:
-        root = loader.get_single_node()
-    finally:
-        loader.dispose()
+def _parse_plan(root: yaml.Node | None, text: str, path: str, base_dir: Path | None) -> Plan:
     if root is None:
         raise ClusterInputError(path, None, "the plan is empty")
     description: str | None = None
@@ -418,13 +412,30 @@ def _parse_plan(text: str, path: str, base_dir: Path | None) -> Plan:
                 path, _line(fields[unknown[0]][0]), f"unknown key {unknown[0]!r} (expected steps)"
             )
         if "description" in fields:
-            description = str(_value(fields["description"][1]))
+            description = str(_value(fields["description"][1], path))
         steps_node = fields["steps"][1] if "steps" in fields else None
     if not isinstance(steps_node, yaml.SequenceNode):
         where = steps_node if steps_node is not None else root
         raise ClusterInputError(path, _line(where), "expected a list of steps")
     steps = tuple(_step(item, i, path, base_dir) for i, item in enumerate(steps_node.value))
+    _check_growth(steps, path)
     return Plan(path=path, description=description, steps=steps)
+
+
+def _check_growth(steps: Sequence[Step], path: str) -> None:
+    """Refuse, before any simulation, a plan whose steps together create more partitions than
+    the simulator will model (each step alone is bounded by its field's range)."""
+    total = 0
+    for step in steps:
+        if isinstance(step, CreateTopic | AddPartitions):
+            total += step.partitions
+            if total > MAX_PLAN_PARTITIONS:
+                raise ClusterInputError(
+                    path,
+                    step.line,
+                    f"step {step.index + 1} ({step.action}): the plan's steps create more than "
+                    f"{MAX_PLAN_PARTITIONS} partitions together, more than ksafe simulates",
+                )
 
 
 def _line(node: yaml.Node) -> int:
@@ -435,12 +446,11 @@ def _mapping(node: yaml.MappingNode) -> dict[str, tuple[yaml.Node, yaml.Node]]:
     return {str(k.value): (k, v) for k, v in node.value}
 
 
-def _value(node: yaml.Node) -> Any:
-    loader = yaml.SafeLoader("")
+def _value(node: yaml.Node, path: str) -> Any:
     try:
-        return loader.construct_object(node, deep=True)
-    finally:
-        loader.dispose()
+        return inputs.construct_yaml(node, path)
+    except inputs.MalformedInput as error:
+        raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
 
 
 def _step(node: yaml.Node, index: int, path: str, base_dir: Path | None) -> Step:
@@ -450,11 +460,11 @@ def _step(node: yaml.Node, index: int, path: str, base_dir: Path | None) -> Step
     fields = _mapping(node)
     args_node: yaml.Node = node
     if "action" in fields:
-        action = str(_value(fields["action"][1]))
-        data = _value(node)
+        action = str(_value(fields["action"][1], path))
+        data = _value(node, path)
     elif len(fields) == 1:
         action, (_, args_node) = next(iter(fields.items()))
-        value = _value(args_node)
+        value = _value(args_node, path)
         if value is None:
             value = {}
         if not isinstance(value, dict):
@@ -510,13 +520,9 @@ def _read_reassignment(
     """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (cluster-facts §4)."""
     target = Path(file) if base_dir is None else base_dir / file
     try:
-        data = json.loads(read_input(target))
+        data = load_json(read_input(target), str(target))
     except OSError as error:
         raise ClusterInputError(plan_path, line, f"cannot read {file}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise ClusterInputError(str(target), error.lineno, f"not valid JSON: {error.msg}") from None
-    except RecursionError:
-        raise ClusterInputError(str(target), None, "not valid JSON: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("partitions", None), list):
         raise ClusterInputError(str(target), None, 'expected {"version":1,"partitions":[...]}')
     version = data.get("version", 1)

@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Size
+
 # Kafka's own defaults for the configs the engine reads most (4.1 source, cluster-facts §5):
 # min.insync.replicas: server-common/.../ServerLogConfigs.java:138-139,
 #   storage/.../LogConfig.java:221
@@ -41,8 +43,8 @@ class Role(StrEnum):
 class FeatureRange(_Frozen):
     """The levels of one feature a node supports, both ends included."""
 
-    min: int = Field(ge=0)
-    max: int = Field(ge=0)
+    min: Level
+    max: Level
 
     @model_validator(mode="after")
     def _ordered(self) -> FeatureRange:
@@ -54,11 +56,11 @@ class FeatureRange(_Frozen):
 class Node(_Frozen):
     """A broker, a controller, or both (combined mode)."""
 
-    id: int = Field(ge=0)
+    id: NodeId
     roles: frozenset[Role] = frozenset({Role.BROKER})
     rack: str | None = None
     host: str | None = None
-    port: int | None = None
+    port: Int32 | None = None
     software_version: str | None = Field(
         default=None, description="Kafka release the node runs, e.g. '4.1.0'"
     )
@@ -81,13 +83,13 @@ class Node(_Frozen):
 class Feature(_Frozen):
     """A finalized feature level, as ``kafka-features.sh describe`` prints it (0: not finalized)."""
 
-    level: int = Field(ge=0)
+    level: Level
     label: str | None = Field(
         default=None, description="the level as printed, e.g. '4.1-IV1' for metadata.version"
     )
-    supported_min: int | None = Field(default=None, description="as seen by the answering node")
-    supported_max: int | None = Field(default=None, description="as seen by the answering node")
-    epoch: int | None = None
+    supported_min: Level | None = Field(default=None, description="as seen by the answering node")
+    supported_max: Level | None = Field(default=None, description="as seen by the answering node")
+    epoch: Long | None = None
 
 
 class VendorFeature(_Frozen):
@@ -96,31 +98,31 @@ class VendorFeature(_Frozen):
     finalized: str
     supported_min: str | None = None
     supported_max: str | None = None
-    epoch: int | None = None
+    epoch: Long | None = None
 
 
 class QuorumMember(_Frozen):
     """A controller voter or an observer, from ``kafka-metadata-quorum.sh describe``."""
 
-    id: int = Field(ge=0)
+    id: NodeId
     directory_id: str | None = Field(
         default=None, description="None for static-quorum members (ZERO_UUID / null / omitted)"
     )
     endpoints: tuple[str, ...] = ()
-    log_end_offset: int | None = None
-    lag: int | None = None
-    last_fetch_timestamp: int | None = None
-    last_caught_up_timestamp: int | None = None
+    log_end_offset: Long | None = None
+    lag: Long | None = None
+    last_fetch_timestamp: Long | None = None
+    last_caught_up_timestamp: Long | None = None
 
 
 class Quorum(_Frozen):
     """The KRaft controller quorum."""
 
-    leader_id: int | None = None
-    leader_epoch: int | None = None
-    high_watermark: int | None = None
-    max_follower_lag: int | None = None
-    max_follower_lag_time_ms: int | None = None
+    leader_id: Int32 | None = None
+    leader_epoch: Int32 | None = None
+    high_watermark: Long | None = None
+    max_follower_lag: Long | None = None
+    max_follower_lag_time_ms: Long | None = None
     voters: tuple[QuorumMember, ...] = ()
     observers: tuple[QuorumMember, ...] = ()
     static_voters: str | None = Field(
@@ -137,14 +139,14 @@ class Partition(_Frozen):
     """One partition as ``kafka-topics.sh --describe`` shows it. Lists keep the broker's order."""
 
     topic: str
-    partition: int = Field(ge=0)
-    replicas: tuple[int, ...]
-    leader: int | None = Field(default=None, description="None when the tool prints 'none'")
-    isr: tuple[int, ...] = ()
-    elr: tuple[int, ...] | None = Field(default=None, description="None when unknown ('N/A')")
-    last_known_elr: tuple[int, ...] | None = None
-    adding_replicas: tuple[int, ...] = ()
-    removing_replicas: tuple[int, ...] = ()
+    partition: PartitionIndex
+    replicas: tuple[NodeId, ...]
+    leader: Int32 | None = Field(default=None, description="None when the tool prints 'none'")
+    isr: tuple[NodeId, ...] = ()
+    elr: tuple[NodeId, ...] | None = Field(default=None, description="None when unknown ('N/A')")
+    last_known_elr: tuple[NodeId, ...] | None = None
+    adding_replicas: tuple[NodeId, ...] = ()
+    removing_replicas: tuple[NodeId, ...] = ()
 
     @property
     def key(self) -> TopicPartition:
@@ -218,10 +220,10 @@ class Configs(_Frozen):
     cluster_default: dict[str, str | None] = Field(
         default_factory=dict, description="--entity-default brokers (DYNAMIC_DEFAULT_BROKER_CONFIG)"
     )
-    brokers: dict[int, dict[str, str | None]] = Field(
+    brokers: dict[NodeId, dict[str, str | None]] = Field(
         default_factory=dict, description="per broker id (DYNAMIC_BROKER_CONFIG)"
     )
-    broker_static: dict[int, dict[str, str | None]] = Field(
+    broker_static: dict[NodeId, dict[str, str | None]] = Field(
         default_factory=dict,
         description="per broker id, from server.properties (STATIC_BROKER_CONFIG)",
     )
@@ -240,12 +242,14 @@ class Reassignment(_Frozen):
     """A partition reassignment seen by --verify, --list, a describe or the JSON that started it."""
 
     topic: str
-    partition: int = Field(ge=0)
+    partition: PartitionIndex
     state: ReassignmentState = ReassignmentState.IN_PROGRESS
-    replicas: tuple[int, ...] | None = Field(default=None, description="current full replica set")
-    adding: tuple[int, ...] = ()
-    removing: tuple[int, ...] = ()
-    target: tuple[int, ...] | None = Field(default=None, description="the replicas asked for")
+    replicas: tuple[NodeId, ...] | None = Field(
+        default=None, description="current full replica set"
+    )
+    adding: tuple[NodeId, ...] = ()
+    removing: tuple[NodeId, ...] = ()
+    target: tuple[NodeId, ...] | None = Field(default=None, description="the replicas asked for")
 
     @property
     def key(self) -> TopicPartition:
@@ -254,18 +258,18 @@ class Reassignment(_Frozen):
 
 class ReplicaSize(_Frozen):
     topic: str
-    partition: int = Field(ge=0)
-    size: int = Field(ge=0, description="bytes")
-    offset_lag: int = 0
+    partition: PartitionIndex
+    size: Size = Field(description="bytes")
+    offset_lag: Long = 0
     is_future: bool = Field(default=False, description="destination copy of a log-dir move")
 
 
 class LogDir(_Frozen):
-    broker: int = Field(ge=0)
+    broker: NodeId
     path: str
     error: str | None = Field(default=None, description="Java exception class name, if any")
-    total_bytes: int | None = None
-    usable_bytes: int | None = None
+    total_bytes: Size | None = None
+    usable_bytes: Size | None = None
     replicas: tuple[ReplicaSize, ...] = ()
 
     @property

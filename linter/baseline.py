@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from linter.config import ConfigError
+from linter.inputs import read_bytes
 from linter.report.model import Report
 from rules.framework import Finding
 
@@ -101,7 +102,7 @@ def table_for(config_file: Path) -> str:
 
 def append_to(config_file: Path, snippet: str) -> None:
     """Append ``snippet`` to ``config_file``, refusing if the result would not be valid TOML."""
-    old = config_file.read_text(encoding="utf-8") if config_file.exists() else ""
+    old = read_bytes(config_file).decode("utf-8") if config_file.exists() else ""
     joined = old + ("\n" if old and not old.endswith("\n") else "") + ("\n" if old else "")
     new = joined + snippet
     try:

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from linter.api import Acknowledgement, Settings
+from linter.inputs import quote, read_bytes
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
 
@@ -123,39 +124,50 @@ class Config:
         return replace(self.settings, application_id=self.for_path(path).application_id)
 
 
+# The command-line flag that lets configured paths lead outside the configuration's directory.
+ALLOW_OUTSIDE_FLAG = "--allow-outside-config-paths"
+
+
 def find_config(start: Path | None = None) -> Path | None:
     """The nearest ``ksafe.toml``, or ``pyproject.toml`` with a ``[tool.ksafe]`` table, walking
     up from ``start`` (default: the current directory)."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
         candidate = folder / "ksafe.toml"
-        if candidate.is_file():
+        # not is_file(): a ksafe.toml that is a FIFO or a device is refused when read, not passed by
+        if candidate.exists() and not candidate.is_dir():
             return candidate
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _has_ksafe_table(pyproject):
+        if pyproject.exists() and not pyproject.is_dir() and _has_ksafe_table(pyproject):
             return pyproject
     return None
 
 
 def _has_ksafe_table(pyproject: Path) -> bool:
     # undecodable bytes are load_config's to report (located) if the table is there
-    text = pyproject.read_bytes().decode("utf-8", errors="replace")
+    text = read_bytes(pyproject).decode("utf-8", errors="replace")
     if "tool.ksafe" not in text and "ksafe" not in text:
         return False
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # TOMLDecodeError, or a number too long to convert
         return False
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
 
-def load_config(path: Path | None = None, *, start: Path | None = None) -> Config:
-    """Load ``path`` (``--config``), or the file :func:`find_config` finds, or the defaults."""
+def load_config(
+    path: Path | None = None, *, start: Path | None = None, allow_outside: bool = False
+) -> Config:
+    """Load ``path`` (``--config``), or the file :func:`find_config` finds, or the defaults.
+
+    Paths in the file resolve inside the directory holding it; one that leads outside (``..``,
+    an absolute path, a symbolic link) is an error unless ``allow_outside`` (the user's own
+    command-line flag: a configuration file alone must not make ksafe read ``/etc``)."""
     found = path if path is not None else find_config(start)
     if found is None:
         return Config(root=(start or Path.cwd()).resolve())
     shown = found if path is not None else _shown(found)
-    return parse_config(_decode(found.read_bytes(), shown), shown)
+    return parse_config(_decode(read_bytes(found), shown), shown, allow_outside=allow_outside)
 
 
 def _decode(data: bytes, path: Path) -> str:
@@ -177,7 +189,7 @@ def _shown(path: Path) -> Path:
         return path
 
 
-def parse_config(text: str, path: Path) -> Config:
+def parse_config(text: str, path: Path, *, allow_outside: bool = False) -> Config:
     """Parse a config file's text; ``pyproject.toml`` files are read under ``[tool.ksafe]``."""
     try:
         data = tomllib.loads(text)
@@ -186,13 +198,17 @@ def parse_config(text: str, path: Path) -> Config:
         raise ConfigError(path, line, f"invalid TOML: {error}") from None
     except RecursionError:  # tomllib recurses into nested arrays and inline tables
         raise ConfigError(path, None, "invalid TOML: nested too deeply to read") from None
+    except ValueError:  # a number past Python's int-conversion limit (not a TOMLDecodeError)
+        long = re.search(r"[0-9_]{100,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else None
+        raise ConfigError(path, line, "invalid TOML: a number too long for any setting") from None
     prefix: tuple[str, ...] = ()
     if path.name == "pyproject.toml":
         prefix = ("tool", "ksafe")
         table = data.get("tool", {}).get("ksafe", {})
     else:
         table = data
-    return _Reader(text, path, prefix).read(table)
+    return _Reader(text, path, prefix, allow_outside).read(table)
 
 
 def _toml_error_line(message: str, text: str) -> int | None:
@@ -203,11 +219,14 @@ def _toml_error_line(message: str, text: str) -> int | None:
 
 
 class _Reader:
-    def __init__(self, text: str, path: Path, prefix: tuple[str, ...]) -> None:
+    def __init__(
+        self, text: str, path: Path, prefix: tuple[str, ...], allow_outside: bool = False
+    ) -> None:
         self.text = text
         self.path = path
         self.prefix = prefix
         self.root = path.resolve().parent
+        self.allow_outside = allow_outside
         self.lines: dict[tuple[str | int, ...], int] | None = None
 
     def line(self, keys: Iterable[str | int]) -> int | None:
@@ -250,8 +269,18 @@ class _Reader:
             raise self.error(keys, f"{keys[-1]} must be a list of rule ids or names")
         return frozenset(self.rule(ref, keys).id for ref in value)
 
-    def resolve(self, value: str) -> str:
-        return os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
+    def resolve(self, value: str, keys: tuple[Any, ...] = ()) -> str:
+        resolved = os.path.normpath(os.path.join(self.root, os.path.expanduser(value)))
+        if keys and not self.allow_outside:
+            real, root = os.path.realpath(resolved), os.path.realpath(self.root)
+            if os.path.commonpath([real, root]) != root:
+                name = next(str(k) for k in reversed(keys) if isinstance(k, str))
+                raise self.error(
+                    keys,
+                    f"{name} = {quote(value)} leads outside {root}, the directory holding "
+                    f"the configuration (pass {ALLOW_OUTSIDE_FLAG} to read it anyway)",
+                )
+        return resolved
 
     def read(self, table: Any) -> Config:
         if not isinstance(table, dict):
@@ -274,7 +303,11 @@ class _Reader:
             settings=settings,
             path=self.path,
             root=self.root,
-            snapshot=self.resolve(self.string(snapshot, ("snapshot",))) if snapshot else None,
+            snapshot=(
+                self.resolve(self.string(snapshot, ("snapshot",)), ("snapshot",))
+                if snapshot
+                else None
+            ),
             entries=self.path_entries(table.get("paths", [])),
             git_base=(
                 self.string(table["git-base"], ("git-base",)) if "git-base" in table else None
@@ -286,7 +319,7 @@ class _Reader:
         if not isinstance(value, list):
             raise self.error(keys, f"{keys[-1]} must be a list of file globs")
         return tuple(
-            self.resolve(self.string(v, (*keys, i))) for i, v in enumerate(value)
+            self.resolve(self.string(v, (*keys, i)), (*keys, i)) for i, v in enumerate(value)
         )
 
     def fail_on(self, value: Any) -> Severity | None:
@@ -324,10 +357,10 @@ class _Reader:
                 if key == "application-id":
                     values["application_id"] = text
                 elif key == "properties":
-                    values.setdefault("properties_before", self.resolve(text))
-                    values.setdefault("properties_after", self.resolve(text))
+                    values.setdefault("properties_before", self.resolve(text, (*at, key)))
+                    values.setdefault("properties_after", self.resolve(text, (*at, key)))
                 elif key != "path":
-                    values[key.replace("-", "_")] = self.resolve(text)
+                    values[key.replace("-", "_")] = self.resolve(text, (*at, key))
             entries.append(
                 _PathEntry(
                     pattern=self.resolve(self.string(entry["path"], (*at, "path"))),

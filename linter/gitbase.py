@@ -205,6 +205,14 @@ def _repo_relative(path: str, root: Path) -> str:
         raise GitError(f"{path}: outside the git repository at {root}") from None
 
 
+def _check_inside(root: Path, rel: str, shown: str) -> None:
+    """Refuse a file that is (or lies under) a symbolic link leading out of the repository: a
+    committed link must not make ksafe read, and quote, a file elsewhere on the machine."""
+    real, top = os.path.realpath(root / rel), os.path.realpath(root)
+    if os.path.commonpath([real, top]) != top:
+        raise GitError(f"{shown}: a symbolic link out of the repository; not followed")
+
+
 def changes(
     revision: str,
     paths: Sequence[str],
@@ -264,6 +272,7 @@ def changes(
 
     out: list[FileChange] = []
     for rel in sorted(targets):
+        _check_inside(root, rel, shown(rel))
         if exists(rel) and rel in renames:
             old = renames[rel]
             out.append(

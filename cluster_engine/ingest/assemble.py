@@ -136,7 +136,13 @@ def assemble(sections: Iterable[Section], *, unread: Iterable[UnreadFile] = ()) 
     paths: list[str] = []
     kinds: set[FactKind] = set()
     for section in sections:
-        builder.add(section)
+        try:
+            builder.add(section)
+        except ValidationError as error:  # a value out of its Kafka range, in this section
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            message = f"impossible value: {error.title}.{where}: {first['msg']}"
+            raise ClusterInputError(section.path, section.line, message) from None
         paths.append(section.path)
         kinds.update(FACTS_OF.get(section.kind, ()))
     try:

@@ -25,6 +25,7 @@ from cluster_engine.ingest import (
     topics,
 )
 from cluster_engine.ingest.text import Line, prepare, read_json
+from linter import inputs
 
 Parser = Callable[[str, Sequence[Line], int], tuple[Any, int]]
 
@@ -68,6 +69,11 @@ def read_file(path: Path) -> list[Section]:
 
 
 def read_text(path: str, text: str) -> list[Section]:
+    try:
+        # every number the readers convert is a run of digits: none can be too long to convert
+        inputs.check_digits(text, path)
+    except inputs.MalformedInput as error:
+        raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
     lines = prepare(text)
     if not lines:
         raise ClusterInputError(

@@ -6,7 +6,6 @@ YAML only when there is an error to place) that holds the offending value.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,8 +13,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from cluster_engine.errors import ClusterInputError, check_nesting, read_input
+from cluster_engine.errors import ClusterInputError, load_json, load_yaml, read_input
 from cluster_engine.snapshot import Snapshot
+from linter import inputs
 
 NATIVE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -26,20 +26,7 @@ def load_native(path: Path) -> Snapshot:
 
 
 def parse_native(path: str, text: str, json_text: bool = False) -> Snapshot:
-    data: Any
-    check_nesting(text, path)
-    try:
-        data = json.loads(text) if json_text else yaml.safe_load(text)
-    except json.JSONDecodeError as error:
-        raise ClusterInputError(path, error.lineno, error.msg, error.colno) from None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
-        raise ClusterInputError(path, line, str(error.problem or error), col) from None
-    except yaml.YAMLError as error:
-        raise ClusterInputError(path, None, str(error)) from None
-    except RecursionError:  # block nesting (`- - - ...`) is not caught by check_nesting
-        raise ClusterInputError(path, None, "nested too deeply to read") from None
+    data: Any = load_json(text, path) if json_text else load_yaml(text, path)
     if not isinstance(data, dict):
         raise ClusterInputError(path, 1, "expected a mapping (snapshot_version, nodes, ...)")
     try:
@@ -58,8 +45,8 @@ def _locate(
 ) -> tuple[int | None, int | None]:
     """Line and column of the deepest YAML node along a pydantic error location."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        node = inputs.compose_yaml(text, "<snapshot>")
+    except inputs.MalformedInput:
         return None, None
     if node is None:
         return None, None

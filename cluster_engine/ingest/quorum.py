@@ -9,13 +9,13 @@ then TAB-terminated by ToolsUtils.prettyPrintTable; DirectoryId column from 3.9)
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cluster_engine.ingest.text import Line, fail, to_int
+from linter import inputs
 
 ZERO_UUID = "AAAAAAAAAAAAAAAAAAAAAA"
 
@@ -142,16 +142,16 @@ def _balanced(text: str) -> bool:
 
 def _members(path: str, line: Line, text: str, label: str) -> tuple[Member, ...]:
     try:
-        data: Any = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        data: Any = inputs.load_json(text, path)
+    except inputs.MalformedInput:
         raise fail(
             path,
             line,
             f"{label}: expected [id,...] or a list of "
-            f'{{"id": ..., "directoryId": ..., "endpoints": [...]}}, got {text!r}',
+            f'{{"id": ..., "directoryId": ..., "endpoints": [...]}}, got {inputs.quote(text)}',
         ) from None
     if not isinstance(data, list):
-        raise fail(path, line, f"{label}: expected a list, got {text!r}")
+        raise fail(path, line, f"{label}: expected a list, got {inputs.quote(text)}")
     out: list[Member] = []
     for item in data:
         if isinstance(item, int):  # 3.3-3.8: ids only

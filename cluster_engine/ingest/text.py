@@ -9,13 +9,13 @@ reason; every other line must be read by a reader, or it is an error.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cluster_engine.errors import ClusterInputError
+from linter import inputs
 
 _PROMPT = re.compile(r"^(?:\$|\[[^\]]*\][$#]|[\w.@:~/-]*[$#])\s+\S")
 _LOG = re.compile(
@@ -98,15 +98,11 @@ def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:
         if depth <= 0:
             break
     try:
-        return json.loads("".join(parts)), i
-    except json.JSONDecodeError as error:
-        raise ClusterInputError(
-            path, lines[start].number, f"expected a JSON document: {error.msg}"
-        ) from error
-    except RecursionError:
-        raise ClusterInputError(
-            path, lines[start].number, "expected a JSON document: nested too deeply"
-        ) from None
+        return inputs.load_json("".join(parts), path), i
+    except inputs.MalformedInput as error:
+        line = lines[start].number + (error.line or 1) - 1
+        detail = error.detail.removeprefix("not valid JSON: ")
+        raise ClusterInputError(path, line, f"expected a JSON document: {detail}") from None
 
 
 def int_list(path: str, line: Line, text: str, what: str) -> tuple[int, ...]:
@@ -126,20 +122,27 @@ def int_list(path: str, line: Line, text: str, what: str) -> tuple[int, ...]:
 
 
 def to_int(path: str, line: Line, text: str, what: str) -> int:
+    value = text.strip()
+    if len(value.lstrip("+-")) > inputs.MAX_DIGITS:
+        raise ClusterInputError(
+            path, line.number, f"{what}: a number of {len(value)} digits is out of range"
+        )
     try:
-        return int(text.strip())
+        return int(value)
     except ValueError:
         raise ClusterInputError(
-            path, line.number, f"{what}: expected an integer, got {text.strip()!r}"
+            path, line.number, f"{what}: expected an integer, got {inputs.quote(value)}"
         ) from None
 
 
 def topic_partition(path: str, line: Line, text: str) -> tuple[str, int]:
     """``my.topic-3`` -> (``my.topic``, 3); topic names may themselves contain ``-``."""
     topic, sep, partition = text.rpartition("-")
-    if not sep or not topic or not partition.isdigit():
-        raise ClusterInputError(path, line.number, f"expected <topic>-<partition>, got {text!r}")
-    return topic, int(partition)
+    if not sep or not topic or not partition.isascii() or not partition.isdigit():
+        raise ClusterInputError(
+            path, line.number, f"expected <topic>-<partition>, got {inputs.quote(text)}"
+        )
+    return topic, to_int(path, line, partition, "partition")
 
 
 def fail(path: str, line: Line, message: str) -> ClusterInputError:

@@ -9,11 +9,19 @@ import click
 
 from linter.cli import cluster, fleet, report, topology, workflow
 from linter.cli.common import KsafeGroup
+from linter.config import ALLOW_OUTSIDE_FLAG
 
 
 @click.group(cls=KsafeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ksafe", prog_name="ksafe")
-def ksafe() -> None:
+@click.option(
+    ALLOW_OUTSIDE_FLAG,
+    "allow_outside_config_paths",
+    is_flag=True,
+    help="Let paths in the configuration file (snapshot, properties) lead outside the "
+    "directory holding it; without this they must stay inside.",
+)
+def ksafe(allow_outside_config_paths: bool) -> None:
     """Check, before you deploy, whether a Kafka change is safe.
 
     Kafka Streams topology upgrades (parse, lint, diff) and KRaft cluster change plans

@@ -31,7 +31,7 @@ def cluster_group() -> None:
 
 
 @cluster_group.command("snapshot")
-@click.argument("source", type=click.Path(path_type=Path, exists=True))
+@click.argument("source", type=click.Path(path_type=Path))
 @click.option(
     "--output",
     "-o",
@@ -63,7 +63,7 @@ def snapshot_command(source: Path, output: Path | None) -> None:
 @click.option(
     "--snapshot",
     "snapshot_path",
-    type=click.Path(path_type=Path, exists=True),
+    type=click.Path(path_type=Path),
     default=None,
     help="The cluster: a native YAML/JSON snapshot or a folder of captured tool outputs "
     "(default: the config's snapshot for this plan).",
@@ -71,7 +71,7 @@ def snapshot_command(source: Path, output: Path | None) -> None:
 @click.option(
     "--plan",
     "plan_path",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=click.Path(path_type=Path),
     required=True,
     help="The change plan (YAML).",
 )

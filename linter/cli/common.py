@@ -14,6 +14,7 @@ from cluster_engine.errors import ClusterInputError
 from linter.api import Settings
 from linter.config import Config, ConfigError, load_config
 from linter.gitbase import GitError, repo_root
+from linter.inputs import MalformedInput
 from linter.report import FORMATS, render
 from linter.report.locations import PathBase
 from linter.report.model import Report
@@ -30,6 +31,7 @@ USER_ERRORS: tuple[type[Exception], ...] = (
     ClusterInputError,
     ConfigError,
     GitError,
+    MalformedInput,
     OSError,
 )
 
@@ -51,10 +53,18 @@ class KsafeGroup(click.Group):
             ctx.exit(EXIT_USAGE)
 
 
+# An error line quotes input (a node name, a value): a 10 MB name must not make a 10 MB line.
+MAX_MESSAGE = 1_000
+
+
 def _describe(error: Exception) -> str:
     if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    return str(error)
+        text = f"{error.filename}: {error.strerror or error}"
+    else:
+        text = str(error)
+    if len(text) > MAX_MESSAGE:
+        text = f"{text[:MAX_MESSAGE]}... ({len(text)} characters, cut)"
+    return text
 
 
 FAIL_ON_CHOICES = ["error", "warning", "info", "never"]
@@ -106,7 +116,7 @@ def config_option(func: F) -> F:
     return click.option(
         "--config",
         "config_path",
-        type=click.Path(path_type=Path, dir_okay=False, exists=True),
+        type=click.Path(path_type=Path),
         default=None,
         help="Configuration file (default: the nearest ksafe.toml, or pyproject.toml with "
         "[tool.ksafe], walking up from the current directory).",
@@ -114,8 +124,11 @@ def config_option(func: F) -> F:
 
 
 def load(config_path: Path | None) -> Config:
-    """The configuration a command runs with (``--config``, else discovered, else defaults)."""
-    return load_config(config_path)
+    """The configuration a command runs with (``--config``, else discovered, else defaults);
+    its paths may lead outside its directory only with the top-level flag."""
+    ctx = click.get_current_context(silent=True)
+    allow = bool(ctx is not None and ctx.find_root().params.get("allow_outside_config_paths"))
+    return load_config(config_path, allow_outside=allow)
 
 
 def effective_fail_on(flag: str | None, settings: Settings) -> Severity | None:

@@ -37,9 +37,9 @@ def fleet_group() -> None:
 @click.option("--input-format", type=click.Choice(["auto", "dir", "jsonl", "parquet"]),
               default="auto", show_default=True,
               help="dir: <app_id>/<version>.txt (+ .properties, DEPLOYED); jsonl; parquet.")
-@click.option("--plan", "plan", default=None, type=click.Path(dir_okay=False, exists=True),
+@click.option("--plan", "plan", default=None, type=click.Path(),
               help="A cluster change plan: find the apps its add-partitions steps hit.")
-@click.option("--snapshot", "snapshot", default=None, type=click.Path(dir_okay=False, exists=True),
+@click.option("--snapshot", "snapshot", default=None, type=click.Path(),
               help="The cluster snapshot the plan applies to (partition counts before).")
 @click.option("--partitions", type=click.IntRange(min=1), default=None,
               help="Spark partitions for the per-app stage (default: 4 x cores).")

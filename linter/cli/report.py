@@ -19,7 +19,8 @@ from linter.cli.common import (
 )
 from linter.report import FORMATS
 
-_FILE = click.Path(path_type=Path, dir_okay=False, exists=True)
+# no click checks: the reader refuses a missing or irregular path with one line, exit 2
+_FILE = click.Path(path_type=Path)
 
 
 @click.command("report")
@@ -32,7 +33,7 @@ _FILE = click.Path(path_type=Path, dir_okay=False, exists=True)
               help="Streams .properties of the running version.")
 @click.option("--config-after", type=_FILE, default=None,
               help="Streams .properties of the new version.")
-@click.option("--snapshot", "snapshot_path", type=click.Path(path_type=Path, exists=True),
+@click.option("--snapshot", "snapshot_path", type=_FILE,
               default=None, help="The cluster: a YAML/JSON snapshot or a folder of captures.")
 @click.option("--plan", "plan_path", type=_FILE, default=None, help="The cluster change plan.")
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="html",

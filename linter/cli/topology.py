@@ -23,7 +23,7 @@ from linter.topology.parse import parse_file
 
 
 @click.command("parse")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None)
 def parse_command(files: tuple[Path, ...], fmt: str, output: Path | None) -> None:
@@ -55,7 +55,7 @@ def schema_command(what: str) -> None:
 
 
 @click.command("lint")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
 @output_options
 @fail_on_option
@@ -95,9 +95,9 @@ def lint_command(
               "(and describe() files deleted) between PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF "
               "when set, else between HEAD and the index; unchanged files are linted.")
 @click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
-@click.option("--config-before", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--config-before", type=click.Path(path_type=Path), default=None,
               help="Streams .properties of the running version.")
-@click.option("--config-after", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--config-after", type=click.Path(path_type=Path), default=None,
               help="Streams .properties of the new version.")
 @click.option("--streams-version-before", default=None, help="Kafka Streams version running now.")
 @click.option("--streams-version-after", default=None, help="Kafka Streams version to deploy.")

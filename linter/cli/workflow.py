@@ -24,6 +24,7 @@ from linter.cli.common import (
 )
 from linter.config import Config
 from linter.gitbase import FileChange, changes, merge_base, removed, text_at
+from linter.inputs import UnreadableInput
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import TopologyParseError, parse, parse_file
@@ -82,6 +83,10 @@ def git_base_report(
     the commit holding the new versions (None: the working tree). With ``lint_unchanged``, a
     file identical at both ends is linted as one version (what ``--all-files`` asks for)."""
     found = changes(revision, paths, head=head)
+    if not found:
+        raise UnreadableInput(
+            " ".join(paths), f"no *.txt describe() file here now or at {revision}; nothing checked"
+        )
     findings, inputs, apps = _git_base_findings(
         revision, found, config, application_id=application_id, lint_unchanged=lint_unchanged
     )
@@ -331,7 +336,14 @@ def lint_report(paths: Sequence[str], config: Config) -> Report:
     files: list[Path] = []
     for p in paths:
         path = Path(p)
-        files += sorted(f for f in path.rglob("*") if f.is_file()) if path.is_dir() else [path]
+        if not path.is_dir():
+            files.append(path)
+            continue
+        # a directory stands for the describe() texts below it, as with --git-base
+        found = sorted(f for f in path.rglob("*.txt") if not f.name.startswith("."))
+        if not found:
+            raise UnreadableInput(p, "no *.txt describe() file inside; nothing checked")
+        files += found
     findings: list[Finding] = []
     for f in files:
         findings += _lint_findings(parse_file(f), config.settings_for(f))
@@ -438,12 +450,12 @@ def _anchored_plan(finding: Finding, plan: str) -> Finding:
 
 @click.command("check-plans")
 @click.argument(
-    "plans", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False, exists=True)
+    "plans", nargs=-1, required=True, type=click.Path(path_type=Path)
 )
 @click.option(
     "--snapshot",
     "snapshot_path",
-    type=click.Path(path_type=Path, exists=True),
+    type=click.Path(path_type=Path),
     default=None,
     help="Snapshot for every plan (default: the configuration's snapshot for each plan).",
 )

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from cluster_engine.errors import ClusterInputError
+from cluster_engine.ingest.native import load_native
 from cluster_engine.plan import AddPartitions, Plan, load_plan
 from cluster_engine.snapshot import Snapshot
 from rules.fleet.graph import PartitionChange
@@ -34,12 +32,9 @@ def partition_changes(plan: Plan, snapshot: Snapshot | None = None) -> tuple[Par
 
 
 def load_snapshot(path: str | Path) -> Snapshot:
-    """A native snapshot (JSON or YAML, as ``ksafe cluster snapshot`` writes it)."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        return Snapshot.model_validate(yaml.safe_load(text))
-    except (yaml.YAMLError, ValueError) as error:
-        raise ClusterInputError(str(path), None, f"not a cluster snapshot: {error}") from None
+    """A native snapshot (JSON or YAML, as ``ksafe cluster snapshot`` writes it), read and
+    checked as ``ksafe cluster check`` reads it: the same located one-line errors."""
+    return load_native(Path(path))
 
 
 def load_changes(plan_path: str, snapshot_path: str | None) -> tuple[PartitionChange, ...]:

@@ -36,6 +36,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
+from linter.inputs import read_bytes
 from linter.topology import margin, parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
@@ -57,9 +58,9 @@ _MAX_ID = 2**31 - 1
 _SUBTOPOLOGY_ID = re.compile(r"Sub-topology:[ \t]*([0-9]+)")
 
 # Where the description starts: the first header, possibly behind a log prefix on its line...
-_HEADER = re.compile(
-    r"^[^\n]*?(?:Sub-topologies:|Topologies:|Topology(?::| -) [^\n]*:)[ \t]*$", re.MULTILINE
-)
+# Lines ending in `:`: the candidates for a header line, found in linear time (one regex with a
+# lazy prefix and `Topology: [^\n]*:` backtracked quadratically on a long line of headers).
+_COLON_LINE = re.compile(r"^[^\n]*:[ \t]*$", re.MULTILINE)
 # ...or, pasted without its header, the first `Sub-topology:` line (possibly behind a prefix).
 _HEADLESS = re.compile(r"^[^\n]*?(?<![\w-])Sub-topology:[ \t]*[0-9]", re.MULTILINE)
 # Where it ends: a line in column 1 without a keyword (a log line), if no description follows.
@@ -357,7 +358,7 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
 def parse_file(path: str | Path) -> Description:
     """Read and parse a file: UTF-8 with or without BOM, or UTF-16 with a BOM."""
     p = Path(path)
-    return parse(decode(p.read_bytes(), str(p)), str(p))
+    return parse(decode(read_bytes(p), str(p)), str(p))
 
 
 def decode(data: bytes, path: str = "<bytes>") -> str:
@@ -402,10 +403,24 @@ def _bounds(text: str) -> tuple[str, int, int]:
     return text, start, end
 
 
+def _header(text: str) -> re.Match[str] | None:
+    """The first line that holds a header (`Topologies:`, `Sub-topologies:`, `Topology: <name>:`,
+    `Topology - <name>:`) at its end, behind any prefix."""
+    for match in _COLON_LINE.finditer(text):
+        line = match.group(0).rstrip(" \t")
+        if line.endswith(("Sub-topologies:", "Topologies:")):
+            return match
+        for keyword in ("Topology: ", "Topology - "):
+            at = line.find(keyword)
+            if at >= 0 and at + len(keyword) < len(line):
+                return match
+    return None
+
+
 def _start(text: str) -> tuple[int, int]:
     """Where the line of the description's first header starts, and where the header itself
     does (behind a log prefix on its line, say)."""
-    header = _HEADER.search(text)
+    header = _header(text)
     if header is not None:
         line = header.group(0).rstrip(" \t")
         if line.endswith("Sub-topologies:"):

@@ -89,11 +89,17 @@ _TOKENS = (
     b"\xe2\x80\xa8",
     b"$ kafka-topics.sh --describe",
     b"<<: *a",
+    b'"replicas": [1, 2], ',
+    b'"partitions": [',
+    b"steps:\n",
+    b"topics: []\n",
+    b"- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - ",
 )
 _NUMBERS = (
     b"0",
     b"-1",
     b"99999999999999999999",
+    b"9" * 4_400,  # over Python's int-conversion limit
     b"2147483648",
     b"1e400",
     b"0x1f",
@@ -291,8 +297,28 @@ def _load_capture(path: Path) -> object:
 
 
 def _snapshot_seeds() -> list[bytes]:
+    """The native snapshot fixtures, and the snapshot of every capture that assembles (real
+    clusters' shapes, written as ``ksafe cluster snapshot -o x.yaml`` writes them)."""
+    import tempfile
+
+    import yaml
+
+    from cluster_engine.errors import ClusterInputError
+    from cluster_engine.ingest import load_snapshot
+
     own = ROOT / "fixtures" / "cluster" / "snapshots"
-    return [p.read_bytes() for p in sorted(own.glob("*")) if p.suffix in {".yaml", ".yml"}]
+    seeds = [p.read_bytes() for p in sorted(own.glob("*")) if p.suffix in {".yaml", ".yml"}]
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, capture in enumerate(_cli_seeds()):
+            path = Path(tmp) / f"capture{n}.txt"
+            path.write_bytes(capture)
+            try:
+                snapshot = load_snapshot(path)
+            except (ClusterInputError, OSError):
+                continue
+            dumped = yaml.safe_dump(snapshot.model_dump(mode="json"), sort_keys=False)
+            seeds.append(dumped.encode("utf-8"))
+    return seeds
 
 
 def _plan_seeds() -> list[bytes]:
@@ -388,6 +414,102 @@ def config_located(error: BaseException) -> bool:
     return isinstance(error, ConfigError) and str(error).startswith(f"{error.path}")
 
 
+def _reassignment_seeds() -> list[bytes]:
+    import json
+
+    seeds = [p.read_bytes() for p in sorted((ROOT / "fixtures" / "cluster").rglob("*.json"))]
+    moves: list[dict[str, object]] = [
+        {"topic": "orders", "partition": p, "replicas": [1 + p % 3, 1 + (p + 1) % 3]}
+        for p in range(4)
+    ]
+    seeds.append(json.dumps({"version": 1, "partitions": moves}).encode())
+    with_dirs = [{**m, "log_dirs": ["any", "any"]} for m in moves]
+    seeds.append(json.dumps({"version": 1, "partitions": with_dirs}, indent=2).encode())
+    return seeds
+
+
+_REASSIGN_PLAN = b"steps:\n  - reassign:\n      file: case.json\n      throttle: 10000000\n"
+
+
+def _load_reassignment(path: Path) -> object:
+    """A reassignment JSON as a plan's ``reassign: {file: ...}`` step reads it."""
+    from cluster_engine.plan import load_plan
+
+    plan = path.with_name("reassign-plan.yaml")
+    plan.write_bytes(_REASSIGN_PLAN)
+    return load_plan(plan)
+
+
+def _snapshot_json_seeds() -> list[bytes]:
+    import json
+
+    import yaml
+
+    return [
+        json.dumps(yaml.safe_load(seed), indent=2).encode("utf-8")
+        for seed in _snapshot_seeds()
+    ]
+
+
+def _load_fleet_snapshot(path: Path) -> object:
+    from linter.fleet.cluster import load_snapshot
+
+    return load_snapshot(path)
+
+
+def _load_fleet_plan(path: Path) -> object:
+    from linter.fleet.cluster import load_changes
+
+    return load_changes(str(path), None)
+
+
+_FLEET_SMALL = ROOT / "fixtures" / "fleet" / "small"
+
+
+def _fleet_text_seeds() -> list[bytes]:
+    return [p.read_bytes() for p in sorted(_FLEET_SMALL.glob("*/*.txt"))]
+
+
+def _fleet_properties_seeds() -> list[bytes]:
+    return [p.read_bytes() for p in sorted(_FLEET_SMALL.glob("*/*.properties"))] or [
+        b"application.id=app\n"
+    ]
+
+
+def _scan_app(files: list[tuple[str, str]]) -> object:
+    """One app directory through the fleet's own reader and scan (no Spark): it never raises,
+    and accounts for every file it was given."""
+    from linter.api import Settings
+    from linter.fleet.inputs import assemble
+    from linter.fleet.scan import QUARANTINED, SCANNED, scan_app
+
+    result = scan_app("app", assemble("app", files), Settings())
+    if result.app.status not in (SCANNED, QUARANTINED):
+        raise AssertionError(f"app status {result.app.status!r}")
+    return result
+
+
+def _fleet_text(data: bytes) -> str:
+    # the directory reader's decoding: the scan judges the text, the reader only carries it
+    return data.decode("utf-8", errors="replace")
+
+
+def _load_fleet_description(path: Path) -> object:
+    props = "application.id=app\n"
+    return _scan_app([("v1.txt", _fleet_text(path.read_bytes())), ("v1.properties", props)])
+
+
+def _load_fleet_properties(path: Path) -> object:
+    text = _fleet_text(_fleet_text_seeds()[0]) if _fleet_text_seeds() else ""
+    props = _fleet_text(path.read_bytes())
+    return _scan_app([("v1.txt", text), ("v1.properties", props), ("DEPLOYED", "v1")])
+
+
+def never(error: BaseException) -> bool:
+    """For readers that must not raise at all (they report problems as rows)."""
+    return False
+
+
 TARGETS: dict[str, Target] = {
     "topology": Target("topology", _topology_seeds, _load_topology, topology_located),
     "cluster-output": Target("cluster-output", _cli_seeds, _load_capture, cluster_located),
@@ -400,6 +522,20 @@ TARGETS: dict[str, Target] = {
         _load_properties,
         streams_config_located,
         ".properties",
+    ),
+    "reassignment": Target(
+        "reassignment", _reassignment_seeds, _load_reassignment, cluster_located, ".json"
+    ),
+    "snapshot-json": Target(
+        "snapshot-json", _snapshot_json_seeds, _load_capture, cluster_located, ".json"
+    ),
+    "fleet-snapshot": Target(
+        "fleet-snapshot", _snapshot_seeds, _load_fleet_snapshot, cluster_located, ".yaml"
+    ),
+    "fleet-plan": Target("fleet-plan", _plan_seeds, _load_fleet_plan, cluster_located, ".yaml"),
+    "fleet-app": Target("fleet-app", _fleet_text_seeds, _load_fleet_description, never),
+    "fleet-properties": Target(
+        "fleet-properties", _fleet_properties_seeds, _load_fleet_properties, never, ".properties"
     ),
 }
 

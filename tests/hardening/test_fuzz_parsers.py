@@ -22,6 +22,12 @@ CASES = {
     "snapshot": 80,
     "streams-config": 1000,
     "config": 800,
+    "reassignment": 300,
+    "snapshot-json": 80,
+    "fleet-snapshot": 40,
+    "fleet-plan": 150,
+    "fleet-app": 200,
+    "fleet-properties": 200,
 }
 
 

@@ -164,7 +164,7 @@ def test_regression_native_snapshot_deep_block_nesting_raised_recursion_error(
 
     path = tmp_path / "snap.yaml"
     path.write_text("nodes:\n  " + "- " * 2_500 + "1\n", encoding="utf-8")
-    with pytest.raises(ClusterInputError, match=r"snap\.yaml: nested"):
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml:2:\d+: nested"):
         load_snapshot(path)
 
 
@@ -462,3 +462,16 @@ def test_regression_unexplained_change_rebuilt_the_node_map_per_rewired_pair() -
     hits = list(unexplained_change(subject))
     assert len(hits) >= 10
     assert CountingMap.calls <= 2
+
+
+def test_regression_topology_long_line_of_headers_was_quadratic() -> None:
+    # found by the fuzz campaign: 256 KB of `Topology: topology-1:` took 9 s of CPU to refuse
+    import time
+
+    from linter.topology.parse import TopologyParseError, parse
+
+    text = "Topology: topology-1:" * 12_000 + " and more\n"  # not a header: no `:` at its end
+    started = time.process_time()
+    with pytest.raises(TopologyParseError, match=r"<text>:1:1: expected a describe\(\) text"):
+        parse(text)
+    assert time.process_time() - started < 2

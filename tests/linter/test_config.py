@@ -176,5 +176,9 @@ def test_locate_handles_dotted_and_quoted_keys() -> None:
 
 
 def test_home_is_expanded_in_paths(tmp_path: Path) -> None:
-    config = parse_config('snapshot = "~/snap.json"\n', write(tmp_path, "ksafe.toml", ""))
+    path = write(tmp_path, "ksafe.toml", "")
+    config = parse_config('snapshot = "~/snap.json"\n', path, allow_outside=True)
     assert config.snapshot == os.path.expanduser("~/snap.json")
+    outside = r"ksafe\.toml:1: snapshot = '~/snap\.json' leads outside"
+    with pytest.raises(ConfigError, match=outside):
+        parse_config('snapshot = "~/snap.json"\n', path)

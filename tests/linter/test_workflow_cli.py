@@ -66,8 +66,10 @@ def test_check_plans_uses_the_configured_snapshot(
     (tmp_path / "plans/safe.yaml").write_text("- rolling-restart: {}\n")
     assert main(["cluster", "check-plans", "plans/roll.yaml"]) == 2
     assert "no snapshot for plans/roll.yaml" in capsys.readouterr().err
+    # configured paths resolve inside the directory holding the configuration
+    (tmp_path / "cluster.yaml").write_bytes(SNAPSHOT.read_bytes())
     (tmp_path / "ksafe.toml").write_text(
-        f'[[paths]]\npath = "plans/*.yaml"\nsnapshot = "{SNAPSHOT}"\n'
+        '[[paths]]\npath = "plans/*.yaml"\nsnapshot = "cluster.yaml"\n'
     )
     assert main(["cluster", "check-plans", "plans/safe.yaml"]) == 0
     capsys.readouterr()

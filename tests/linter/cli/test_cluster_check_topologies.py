@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,9 +45,11 @@ def test_topology_option_names_the_stateful_app_by_file_name(tmp_path: Path) -> 
 
 
 def test_config_topologies_take_their_app_id_from_paths(tmp_path: Path) -> None:
+    # configured paths stay inside the directory holding the configuration: a copy of the app
+    shutil.copytree(FRAUD.parent, tmp_path / "fraud")
     (tmp_path / "ksafe.toml").write_text(
-        f'topologies = ["{FRAUD.parent}/v*.txt"]\n\n'
-        f'[[paths]]\npath = "{FRAUD.parent}/*"\napplication-id = "payment-fraud"\n',
+        'topologies = ["fraud/v*.txt"]\n\n'
+        '[[paths]]\npath = "fraud/*"\napplication-id = "payment-fraud"\n',
         encoding="utf-8",
     )
     code, out, _ = check(tmp_path)
@@ -73,6 +76,7 @@ def test_the_plan_hook_reads_the_configured_topologies(tmp_path: Path) -> None:
     )
     plan = tmp_path / "plan.yml"
     plan.write_text(GROW, encoding="utf-8")
-    report = plans_report([plan], load_config(config_file), None)
+    # the fixtures lie outside tmp_path, the directory holding the configuration
+    report = plans_report([plan], load_config(config_file, allow_outside=True), None)
     [hit] = [f for f in report.findings if f.name == "partitions-added-keyed"]
     assert "Stateful app(s) payment-fraud" in hit.message
