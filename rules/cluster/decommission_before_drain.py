@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import DecommissionBroker
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names
+from rules.cluster._common import at_step, broker, names, plural
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -23,7 +23,9 @@ def decommission_before_drain(t: Transition) -> Iterator[Hit]:
     Why: the controller does not check that a broker is drained: ``unregisterBroker`` only removes
     it from every ISR and ELR (4.1:MC/ReplicationControlManager.java:1385-1394). Its replicas
     stay in the replica lists, permanently under-replicated, one failure away from going under
-    min.insync.replicas, until someone reassigns them.
+    min.insync.replicas, until someone reassigns them. A partition whose every replica is on the
+    decommissioned brokers (RF 1) has no other replica to lead it: it goes offline, and its only
+    copy leaves with the broker.
 
     Example:
 
@@ -36,9 +38,12 @@ def decommission_before_drain(t: Transition) -> Iterator[Hit]:
         return
     holding = t.notes.get("holding", {})
     table = t.before.table
+    leaving = set(t.step.brokers)
     for b, pids in sorted(holding.items()):
         if not pids:
             continue
+        # every replica on leaving brokers: nothing is left to lead it or copy from
+        sole = [p for p in pids if set(table.replicas[p]) <= leaving]
         moving_off = {
             table.pid_of[m.key]
             for m in t.before.moves.values()
@@ -46,13 +51,31 @@ def decommission_before_drain(t: Transition) -> Iterator[Hit]:
         }
         topics = {table.topic[p] for p in pids}
         still = f" ({len(moving_off)} of them still moving off)" if moving_off else ""
+        lost = ""
+        if sole:
+            shown = names(table.name(p) for p in sole)
+            lost = (
+                f" No replica on another broker, so offline with the only copy lost (data loss): "
+                f"{plural(len(sole), 'partition')} ({shown})."
+            )
+        rest = len(pids) - len(sole)
+        under = (
+            f" Decommissioning it leaves {'the other ' if sole else ''}{rest} partition(s) "
+            "under-replicated until they are reassigned."
+            if rest
+            else ""
+        )
         yield at_step(
             t,
-            f"Broker {b} still holds {len(pids)} replica(s){still} of topic(s) {names(topics)}; "
-            "decommissioning it leaves those partitions under-replicated until they are "
-            "reassigned.",
+            f"Broker {b} still holds {len(pids)} replica(s){still} of topic(s) {names(topics)}."
+            f"{lost}{under}",
             resources=[broker(b)],
             remediation=f"Reassign every partition off broker {b} and verify the reassignment "
             "before the decommission-broker step.",
-            data={"broker": b, "replicas": len(pids), "topics": sorted(topics)},
+            data={
+                "broker": b,
+                "replicas": len(pids),
+                "topics": sorted(topics),
+                "offline": len(sole),
+            },
         )
