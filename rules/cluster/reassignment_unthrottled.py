@@ -36,7 +36,10 @@ def reassignment_unthrottled(t: Transition) -> Iterator[Hit]:
     step = t.step
     if not isinstance(step, Reassign) or t.refused or step.throttle is not None:
         return
-    moves = t.notes.get("moves", ())
+    # a move that only drops replicas, or whose known size is 0, copies nothing to throttle
+    moves = [
+        m for m in t.notes.get("moves", ()) if m.adding and (m.bytes_left or not m.size_known)
+    ]
     if not moves:
         return
     brokers = sorted({b for m in moves for b in (*m.original, *m.adding)})
