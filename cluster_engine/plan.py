@@ -522,7 +522,10 @@ def _read_reassignment(
     try:
         data = load_json(read_input(target), str(target))
     except OSError as error:
-        raise ClusterInputError(plan_path, line, f"cannot read {file}: {error.strerror}") from None
+        shown = file if str(target) == file else f"{file} ({target})"
+        raise ClusterInputError(
+            plan_path, line, f"cannot read {shown}: {error.strerror}"
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("partitions", None), list):
         raise ClusterInputError(str(target), None, 'expected {"version":1,"partitions":[...]}')
     version = data.get("version", 1)

@@ -306,6 +306,8 @@ class ClusterState:
     described_nodes: frozenset[int] = frozenset()
     # bytes/s written to a topic, from the snapshot or a reassign step's produce-rates
     produce_rates: Mapping[str, int] = field(default_factory=dict)
+    # topics with a partition whose ELR the snapshot did not show ('N/A' or no column)
+    elr_unknown: frozenset[str] = frozenset()
 
     # -- derived -------------------------------------------------------------------------------
 
@@ -614,5 +616,8 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         moves=MappingProxyType(moves),
         produce_rates=MappingProxyType(
             {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
+        ),
+        elr_unknown=frozenset(
+            t.name for t in snapshot.topics if any(p.elr is None for p in t.partitions)
         ),
     )

@@ -55,7 +55,7 @@ def throttle_below_produce_rate(t: Transition) -> Iterator[Hit]:
     if isinstance(step, AlterConfig) and all((b, k) in was for b, k, _, _ in stalled):
         return  # already stalled before this step, and reported there
     parts = [
-        f"broker {b} {key.split('.')[0]} throttle {human_bytes(rate)}/s < "
+        f"broker {b} {key.split('.')[0]} throttle {human_bytes(rate)}/s not above "
         f"{human_bytes(round(writes))}/s written"
         for b, key, writes, rate in stalled
     ]

@@ -23,6 +23,8 @@ def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     Why: ``kafka-leader-election.sh --election-type UNCLEAN`` promotes an out-of-sync replica;
     the controller resets the ISR to it with LeaderRecoveryState=RECOVERING
     (4.1:MC/PartitionChangeBuilder.java:348-356). Every record the new leader missed is gone.
+    Quiet when the simulation finds no leaderless partition in scope at this step: the
+    election then has nothing to act on.
 
     Example:
 
@@ -35,19 +37,16 @@ def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     if not isinstance(step, ElectLeaders) or step.type != "unclean":
         return
     pids = t.notes.get("unclean", ())
+    if not pids:
+        return  # no partition in scope is leaderless at this step: nothing to elect
     table = t.before.table
     topics = sorted({table.topic[p] for p in pids})
     scope = f"topics {names(step.topics)}" if step.topics else "all topics"
-    effect = (
-        f"{len(pids)} leaderless partition(s) of {names(topics)} would elect an out-of-sync replica"
-        if pids
-        else "no partition is leaderless at this step, but any that is by then will elect an "
-        "out-of-sync replica"
-    )
+    effect = f"{len(pids)} leaderless partition(s) of {names(topics)} would elect an out-of-sync replica"
     yield at_step(
         t,
         f"Unclean leader election on {scope}: {effect}, losing the records it missed.",
-        resources=[topic(n) for n in topics] or [topic(n) for n in (step.topics or ("*",))],
+        resources=[topic(n) for n in topics],
         remediation="Recover an in-sync replica's broker instead of electing uncleanly.",
         data={"partitions": len(pids), "topics": topics},
     )

@@ -157,7 +157,7 @@ def test_bad_reassignment_files(tmp_path: Path, content: str, message: str) -> N
 def test_missing_reassignment_file_points_at_the_plan_line(tmp_path: Path) -> None:
     with pytest.raises(ClusterInputError) as info:
         parse_plan("- rolling-restart: {}\n- reassign: {file: nope.json}", "p.yml", tmp_path)
-    assert str(info.value).startswith("p.yml:2: cannot read nope.json")
+    assert str(info.value).startswith(f"p.yml:2: cannot read nope.json ({tmp_path / 'nope.json'})")
 
 
 def test_log_dirs_must_match_replicas() -> None:
