@@ -175,8 +175,10 @@ def finish(
 
 
 def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:
-    """What live findings say was not checked (their ``not_checked`` data), each once."""
-    notes = (f.data.get("not_checked") for f in findings if f.acknowledged is None)
+    """What live findings say qualifies the verdict (their ``verdict_note`` data: an outage the
+    verdict accepts) and was not checked (their ``not_checked`` data), each once."""
+    live = [f for f in findings if f.acknowledged is None]
+    notes = [f.data.get("verdict_note") for f in live] + [f.data.get("not_checked") for f in live]
     return tuple(dict.fromkeys(str(n) for n in notes if n))
 
 

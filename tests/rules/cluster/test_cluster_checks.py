@@ -33,6 +33,11 @@ def test_roll_of_a_cluster_with_an_rf1_topic_passes_with_one_warning() -> None:
         ("restart-unavoidable-outage", Severity.WARNING)
     ]
     assert not report.fails(Severity.ERROR)
+    # the verdict passes the roll but says it costs an outage, never a bare "safe"
+    assert report.notes == (
+        "Safe only with a brief outage: audit (RF 1) go offline while their broker restarts.",
+    )
+    assert "Verdict: safe\n  note: Safe only with a brief outage: audit" in render_text(report)
 
 
 def test_a_snapshot_produce_rate_is_weighed_against_the_throttle() -> None:
