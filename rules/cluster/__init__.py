@@ -21,7 +21,7 @@ from rules.cluster._apps import ClusterApps, stateful_readers
 from rules.cluster.broker_added_without_reassignment import broker_added_without_reassignment
 from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
 from rules.cluster.config_value_invalid import config_value_invalid
-from rules.cluster.controller_not_caught_up import controller_not_caught_up
+from rules.cluster.controller_not_caught_up import controller_lag_unknown, controller_not_caught_up
 from rules.cluster.decommission_before_drain import decommission_before_drain
 from rules.cluster.decommission_overlap import decommission_overlap
 from rules.cluster.disk_usage_high import disk_usage_high
@@ -98,6 +98,7 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     throttle_below_produce_rate,
     unclean_election_enabled_leaderless,
     controller_not_caught_up,
+    controller_lag_unknown,
     restart_unavoidable_outage,
     facts_not_captured,
     metadata_version_unverified,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import parse_plan
@@ -21,6 +22,10 @@ from tests.rules.cluster.cases import captured, snapshot_of
 from tests.rules.cluster.test_catalogue import MOVE
 
 RF1 = {"capture_dir": "fixtures/cluster/snapshots/rf1-topic"}
+# the captures of the case where the snapshot shows controller 104 lagging
+LAGGING_CONTROLLER = yaml.safe_load(
+    (ROOT / "fixtures/cluster/cases/controller-not-caught-up.yml").read_text(encoding="utf-8")
+)["cases"][0]["captures"]
 
 
 def test_roll_of_a_cluster_with_an_rf1_topic_passes_with_one_warning() -> None:
@@ -97,7 +102,8 @@ EXAMPLE_SNAPSHOTS: dict[str, dict[str, Any]] = {
     "unclean-election-enabled-leaderless": {
         "captures": {"topics.txt": LEADERLESS, "log-dirs.txt": None}
     },
-    "controller-not-caught-up": {
+    "controller-not-caught-up": {"captures": LAGGING_CONTROLLER},
+    "controller-lag-unknown": {
         "patch": {
             "features": {"kraft.version": {"level": 1, "supported_min": 0, "supported_max": 1}}
         }
