@@ -105,7 +105,7 @@ def controller_lag_unknown(sim: Simulation) -> Iterator[Hit]:
         yield at_step(
             t,
             f"Controller {node} is added as a voter but {state}: the quorum leader aborts "
-            'add-controller for a node lagging behind, so check its lag first.',
+            "add-controller for a node lagging behind, so check its lag first.",
             resources=[Resource(kind="controller", name=str(node))],
             remediation=WAIT,
             key=str(node),

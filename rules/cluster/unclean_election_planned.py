@@ -42,7 +42,10 @@ def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     table = t.before.table
     topics = sorted({table.topic[p] for p in pids})
     scope = f"topics {names(step.topics)}" if step.topics else "all topics"
-    effect = f"{len(pids)} leaderless partition(s) of {names(topics)} would elect an out-of-sync replica"
+    effect = (
+        f"{len(pids)} leaderless partition(s) of {names(topics)} would elect an out-of-sync "
+        "replica"
+    )
     yield at_step(
         t,
         f"Unclean leader election on {scope}: {effect}, losing the records it missed.",
