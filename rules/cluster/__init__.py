@@ -22,6 +22,7 @@ from rules.cluster.broker_added_without_reassignment import broker_added_without
 from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
 from rules.cluster.config_value_invalid import config_value_invalid
 from rules.cluster.controller_not_caught_up import controller_lag_unknown, controller_not_caught_up
+from rules.cluster.controller_removed_while_leading import controller_removed_while_leading
 from rules.cluster.decommission_before_drain import decommission_before_drain
 from rules.cluster.decommission_overlap import decommission_overlap
 from rules.cluster.disk_usage_high import disk_usage_high
@@ -99,6 +100,7 @@ CLUSTER_RULES: tuple[Rule, ...] = (
     unclean_election_enabled_leaderless,
     controller_not_caught_up,
     controller_lag_unknown,
+    controller_removed_while_leading,
     restart_unavoidable_outage,
     facts_not_captured,
     metadata_version_unverified,

@@ -103,6 +103,11 @@ EXAMPLE_SNAPSHOTS: dict[str, dict[str, Any]] = {
         "captures": {"topics.txt": LEADERLESS, "log-dirs.txt": None}
     },
     "controller-not-caught-up": {"captures": LAGGING_CONTROLLER},
+    "controller-removed-while-leading": {
+        "patch": {
+            "features": {"kraft.version": {"level": 1, "supported_min": 0, "supported_max": 1}}
+        }
+    },
     "controller-lag-unknown": {
         "patch": {
             "features": {"kraft.version": {"level": 1, "supported_min": 0, "supported_max": 1}}
