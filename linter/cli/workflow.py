@@ -24,7 +24,7 @@ from linter.cli.common import (
 )
 from linter.config import Config
 from linter.gitbase import FileChange, changes, merge_base, removed, text_at
-from linter.inputs import UnreadableInput
+from linter.inputs import MalformedInput, UnreadableInput, load_yaml, read_bytes
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import TopologyParseError, parse, parse_file
@@ -417,11 +417,9 @@ def _skipped_snapshot(path: Path) -> bool:
     """A cluster snapshot kept beside the plans (the hook's ``files`` pattern matches both) is
     told from a plan by content: a mapping with ``snapshot_version`` or ``cluster_id`` and no
     ``steps``. It is skipped with a note; anything else is read as a plan, errors and all."""
-    import yaml
-
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        data = load_yaml(read_bytes(path).decode("utf-8"), str(path))
+    except (MalformedInput, UnicodeDecodeError):
         return False  # the plan reader says what is wrong, with a location
     if not isinstance(data, dict) or "steps" in data:
         return False
