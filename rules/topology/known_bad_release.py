@@ -26,9 +26,8 @@ def known_bad_release(subject: ConfigSubject) -> Iterator[Hit]:
     """The target Kafka Streams release has a known defect fixed in the next patch release.
 
     Why: Kafka Streams 4.1.0 leaks memory (KAFKA-19748, fixed in 4.1.1) and 4.3.0 leaks RocksDB
-    native memory (KAFKA-20616, fixed in 4.3.1). Both grow until the instance is killed. The
-    offline ``group.protocol`` migration between classic and streams does not work on 4.2.0
-    (KAFKA-20254, fixed in 4.2.1).
+    native memory (KAFKA-20616, fixed in 4.3.1). (The ``group.protocol`` migration bug of 4.2.0,
+    KAFKA-20254, is reported by KS311 where the protocol changes.)
 
     Example:
 
@@ -40,7 +39,7 @@ def known_bad_release(subject: ConfigSubject) -> Iterator[Hit]:
         After:
             application.id=orders-app
 
-    Fix: deploy the fixed patch release instead (4.1.1, 4.2.1, 4.3.1).
+    Fix: deploy the fixed patch release instead (4.1.1, 4.3.1).
     """
     cfg = subject.config
     target = parse(cfg.version_after)
@@ -55,16 +54,4 @@ def known_bad_release(subject: ConfigSubject) -> Iterator[Hit]:
             locations=config_locations(subject, "application.id"),
             remediation=f"Deploy Kafka Streams {fixed} instead of {cfg.version_after}.",
             key=f"release|{cfg.version_after}",
-        )
-    change = cfg.change("group.protocol")
-    if target == (4, 2, 0) and change is not None:
-        yield Hit(
-            message=(
-                "group.protocol changes on Kafka 4.2.0: the classic <-> streams migration is "
-                "broken there (KAFKA-20254); use 4.2.1 or later."
-            ),
-            resources=(config("streams.version"), config("group.protocol")),
-            locations=config_locations(subject, "group.protocol"),
-            remediation="Run brokers and Kafka Streams on 4.2.1 or later before switching.",
-            key="release|4.2.0|group.protocol",
         )

@@ -23,7 +23,7 @@ def streams_downgrade(subject: ConfigSubject) -> Iterator[Hit]:
     so a downgrade is never a plain rolling bounce. The upgrade guide's downgrade notes:
     4.3+ to 4.2 or older is not supported in flight (KIP-1035 keeps changelog offsets in a
     RocksDB ``offsets`` column family older versions cannot open): stop every instance, delete
-    ``state.dir``, then start the old version. 4.0+ to 3.x: delete the local RocksDB state
+    ``state.dir``, then start the old version. 4.0+ to older than 4.0: delete the local RocksDB state
     first (RocksDB 7.9.2 -> 9.7.3, format version 5 -> 6); the same from 3.0+ to 2.8 or older.
     3.5+ to 3.4 or older: first set ``upgrade.from`` to the target version and wait until the
     repartition records written in the new format (KIP-904) are consumed. Deleted local state
@@ -60,7 +60,7 @@ def streams_downgrade(subject: ConfigSubject) -> Iterator[Hit]:
         crossed.append("4.3+ -> 4.2 or older: in-flight downgrade not supported (KIP-1035)")
         delete_state = True
     if source >= (4, 0) and target < (4, 0):
-        crossed.append("4.0+ -> 3.x: RocksDB format 6 -> 5")
+        crossed.append("4.0+ -> older than 4.0: RocksDB 9.7.3 -> 7.9.2, format version 6 -> 5")
         delete_state = True
     if source >= (3, 0) and target <= (2, 8):
         crossed.append("3.0+ -> 2.8 or older: RocksDB on-disk format")
