@@ -19,15 +19,16 @@ from rules.topology.versions import minor
 def streams_downgrade(subject: ConfigSubject) -> Iterator[Hit]:
     """The Kafka Streams library goes back to an older minor version.
 
-    Why: newer versions write local state and repartition records that older ones cannot read,
-    so a downgrade is never a plain rolling bounce. The upgrade guide's downgrade notes:
-    4.3+ to 4.2 or older is not supported in flight (KIP-1035 keeps changelog offsets in a
-    RocksDB ``offsets`` column family older versions cannot open): stop every instance, delete
-    ``state.dir``, then start the old version. 4.0+ to older than 4.0: delete the local RocksDB state
-    first (RocksDB 7.9.2 -> 9.7.3, format version 5 -> 6); the same from 3.0+ to 2.8 or older.
-    3.5+ to 3.4 or older: first set ``upgrade.from`` to the target version and wait until the
-    repartition records written in the new format (KIP-904) are consumed. Deleted local state
-    is restored from the changelog topics.
+    Why: the upgrade guide's downgrade notes name boundaries that newer versions' local state
+    and repartition records cannot cross back. 4.3+ to 4.2 or older is not supported in flight
+    (KIP-1035 keeps changelog offsets in a RocksDB ``offsets`` column family older versions
+    cannot open): stop every instance, delete ``state.dir``, then start the old version. 4.0+
+    to older than 4.0: delete the local RocksDB state first (RocksDB 7.9.2 -> 9.7.3, format
+    version 5 -> 6); the same from 3.0+ to 2.8 or older. 3.5+ to 3.4 or older: first set
+    ``upgrade.from`` to the target version and wait until the repartition records written in
+    the new format (KIP-904) are consumed. Deleted local state is restored from the changelog
+    topics. A minor downgrade no note covers is not known to be safe in flight either, so it is
+    planned as a stop-and-restart too.
 
     Example:
 
@@ -75,7 +76,10 @@ def streams_downgrade(subject: ConfigSubject) -> Iterator[Hit]:
     if crossed:
         why = "; ".join(crossed)
     else:
-        why = "no documented downgrade note covers this jump; check the upgrade guide of both"
+        why = (
+            "no documented downgrade note covers this jump, so a rolling downgrade is not known "
+            "to be safe; check the upgrade notes of both versions"
+        )
     yield Hit(
         message=(
             f"Kafka Streams is downgraded from {cfg.version_before} to {cfg.version_after}: "
