@@ -266,7 +266,9 @@ def diff(
         subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
         findings += run(rules, "topology-diff", subject, severities=severities)
         inputs.update({"before": before.path or "", "after": after.path or ""})
-    if streams_before is not None or streams_after is not None:
+    # the versions alone decide upgrade.from, downgrades and known-bad releases
+    versions = streams_version_before is not None or streams_version_after is not None
+    if streams_before is not None or streams_after is not None or versions:
         config = diff_configs(
             streams_before,
             streams_after,

@@ -13,7 +13,9 @@ from rules.topology.generated_repartition_topic import generated_repartition_top
 from rules.topology.generated_store_name import generated_store_name
 from rules.topology.global_store_changed import global_store_changed
 from rules.topology.group_instance_id_changed import group_instance_id_changed
+from rules.topology.group_protocol_changed import group_protocol_changed
 from rules.topology.key_change_before_stateful import key_change_before_stateful
+from rules.topology.known_bad_release import known_bad_release
 from rules.topology.optimization_unverified import optimization_unverified
 from rules.topology.processing_guarantee_changed import processing_guarantee_changed
 from rules.topology.repartition_topic_removed import repartition_topic_removed
@@ -27,6 +29,8 @@ from rules.topology.store_removed import store_removed
 from rules.topology.store_renamed import store_renamed
 from rules.topology.store_replaced import store_replaced
 from rules.topology.streams_config_changed import streams_config_changed
+from rules.topology.streams_downgrade import streams_downgrade
+from rules.topology.streams_start_refused import streams_start_refused
 from rules.topology.subtopology_removed import subtopology_removed
 from rules.topology.topology_optimization_changed import topology_optimization_changed
 from rules.topology.unexplained_change import unexplained_change
@@ -57,4 +61,8 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     group_instance_id_changed,
     state_dir_changed,
     streams_config_changed,
+    streams_downgrade,
+    known_bad_release,
+    group_protocol_changed,
+    streams_start_refused,
 )

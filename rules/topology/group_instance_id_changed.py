@@ -21,7 +21,8 @@ def group_instance_id_changed(subject: ConfigSubject) -> Iterator[Hit]:
     Why: the static member id identifies an instance across restarts. Setting or unsetting it
     toggles static membership, which is fine; changing an existing value makes the group see a
     new member, with a full rebalance and task moves (and restores) instead of a quiet restart.
-    With ``group.protocol=streams`` on 4.1 - 4.3 static membership is rejected at start-up.
+    (With ``group.protocol=streams`` on 4.1 - 4.3 static membership is rejected at start-up:
+    KS312.)
 
     Example:
 
@@ -47,17 +48,4 @@ def group_instance_id_changed(subject: ConfigSubject) -> Iterator[Hit]:
             locations=config_locations(subject, "group.instance.id"),
             remediation="Keep the static member id stable.",
             key="group.instance.id",
-        )
-    if cfg.after is not None and cfg.after.value("group.instance.id") and (
-        (cfg.after.value("group.protocol") or "").lower() == "streams"
-    ):
-        yield Hit(
-            message=(
-                "group.instance.id is set with group.protocol=streams: Kafka Streams 4.1 - 4.3 "
-                "reject static membership with the streams rebalance protocol."
-            ),
-            resources=(config("group.instance.id"), config("group.protocol")),
-            locations=config_locations(subject, "group.protocol"),
-            remediation="Remove group.instance.id or use group.protocol=classic (or Streams 4.4+).",
-            key="group.instance.id|streams-protocol",
         )

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import ConfigSubject, config, config_locations
-
-_EOS_V1 = ("exactly_once", "exactly_once_beta")
+from rules.topology.streams_start_refused import EOS_V1
+from rules.topology.versions import minor
 
 
 @rule(
@@ -20,12 +20,12 @@ _EOS_V1 = ("exactly_once", "exactly_once_beta")
 def processing_guarantee_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``processing.guarantee`` changed, or uses a value Kafka Streams 4.0 removed.
 
-    Why: ``exactly_once`` and ``exactly_once_beta`` (EOS v1) are gone in 4.0: the application
-    does not start. Moving from EOS v1 must go through a 3.x release on ``exactly_once_v2``.
-    ``exactly_once_v2`` needs brokers 2.5 or newer and, by default, at least three brokers
-    (transaction log replication 3, min ISR 2). Switching guarantees changes commit behaviour
-    and, from EOS to at-least-once, gives up transactional output for downstream
-    ``read_committed`` consumers.
+    Why: ``exactly_once`` and ``exactly_once_beta`` (EOS v1) are gone in 4.0 (on a 4.x target KS312
+    reports that the application does not start). Moving from EOS v1 must go through a 3.x
+    release on ``exactly_once_v2``. ``exactly_once_v2`` needs brokers 2.5 or newer and, by
+    default, at least three brokers (transaction log replication 3, min ISR 2). Switching
+    guarantees changes commit behaviour and, from EOS to at-least-once, gives up transactional
+    output for downstream ``read_committed`` consumers.
 
     Example:
 
@@ -40,15 +40,13 @@ def processing_guarantee_changed(subject: ConfigSubject) -> Iterator[Hit]:
     cfg = subject.config
     before = cfg.before.processing_guarantee if cfg.before else None
     after = cfg.after.processing_guarantee if cfg.after else None
-    if after in _EOS_V1:
-        target = (cfg.version_after or "").split(".")
-        before_4 = target[0].isdigit() and int(target[0]) < 4
+    target = minor(cfg.version_after)
+    if after in EOS_V1 and (target is None or target < (4, 0)):
+        # on 4.0+ the application does not start: KS312 (error) says so
         yield Hit(
             message=(
-                f"processing.guarantee={after} (EOS v1) is "
-                + ("deprecated and removed in Kafka Streams 4.0" if before_4
-                   else "removed in Kafka Streams 4.0: the application does not start")
-                + "; use exactly_once_v2."
+                f"processing.guarantee={after} (EOS v1) is deprecated and removed in Kafka "
+                "Streams 4.0; move to exactly_once_v2 on a 3.x release before upgrading to 4.x."
             ),
             resources=(config("processing.guarantee"),),
             locations=config_locations(subject, "processing.guarantee"),

@@ -9,7 +9,14 @@ from rules.topology.context import ConfigSubject, config, config_locations
 
 # Keys whose changes other rules judge.
 _JUDGED = frozenset(
-    {"application.id", "processing.guarantee", "group.instance.id", "state.dir", "upgrade.from"}
+    {
+        "application.id",
+        "processing.guarantee",
+        "group.instance.id",
+        "group.protocol",
+        "state.dir",
+        "upgrade.from",
+    }
 )
 
 
@@ -25,8 +32,8 @@ def streams_config_changed(subject: ConfigSubject) -> Iterator[Hit]:
 
     Why: most settings (threads, commit interval, cache size, standby replicas) only tune a
     running application and can change with a rolling bounce. They are listed so that no
-    change passes unseen; ``topology.optimization`` changes that are safe (turning
-    ``reuse.ktable.source.topics`` on) are listed here as well.
+    change passes unseen; ``topology.optimization`` changes that are safe for the topology at
+    hand are listed here as well.
 
     Example:
 

@@ -12,6 +12,13 @@ from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import ConfigSubject, config, config_locations
 
 _EFFECT: dict[tuple[str, bool], tuple[str, DeployStrategy, str]] = {
+    ("reuse.ktable.source.topics", True): (
+        "source-table stores stop using their changelog topic and restore from the source "
+        "topic instead",
+        DeployStrategy.STOP_AND_RESTART,
+        "Stop every instance, deploy, start: the source-table stores restore from their source "
+        "topics; the old <application.id>-<store>-changelog topics are then unused.",
+    ),
     ("reuse.ktable.source.topics", False): (
         "cannot be turned off once used: source tables would switch to a new changelog topic "
         "that misses every record written before",
@@ -59,11 +66,13 @@ def topology_optimization_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """A ``topology.optimization`` sub-option was turned on or off in a way that breaks state.
 
     Why: optimizations rewrite the physical topology. ``reuse.ktable.source.topics`` uses a source
-    table's input topic as its changelog: safe to enable, impossible to disable (the new changelog
-    would be empty). ``merge.repartition.topics`` removes or re-adds repartition topics: records in
-    flight are lost unless the topics are drained. ``single.store.self.join`` changes the stores of
-    self-joins: enable only with named operators, never disable. ``all`` means all three.
-    (The optimizations only apply when the properties are passed to ``StreamsBuilder#build``.)
+    table's input topic as its changelog: enabling it makes those stores restore from the source
+    topic and leave their changelog topic unused (stop and restart), disabling it is impossible
+    (the new changelog would be empty). ``merge.repartition.topics`` removes or re-adds
+    repartition topics: records in flight are lost unless the topics are drained.
+    ``single.store.self.join`` changes the stores of self-joins: enable only with named
+    operators, never disable. ``all`` means all three. (The optimizations only apply when the
+    properties are passed to ``StreamsBuilder#build``.)
 
     When the describe() texts of both versions are given, what they show decides: a merge that
     changes nothing in the texts (no repartition topic, or identical texts) merged nothing; a
@@ -87,7 +96,7 @@ def topology_optimization_changed(subject: ConfigSubject) -> Iterator[Hit]:
         enabled = option in after
         effect = _EFFECT.get((option, enabled))
         if effect is None:
-            continue  # reuse.ktable.source.topics can be turned on safely
+            continue
         what, strategy, step = effect
         if subject.topology is not None:
             judged = _judge(option, enabled, subject.topology)

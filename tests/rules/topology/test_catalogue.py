@@ -72,6 +72,13 @@ def test_rule_has_passing_and_failing_cases(r: Rule) -> None:
     assert any(not c.expect for c in cases), f"{r.name}: no case where it stays quiet"
 
 
+def versions(r: Rule) -> tuple[str | None, str | None]:
+    """The example's ``Versions: OLD -> NEW`` line (Kafka Streams versions), when it has one."""
+    doc = r.doc
+    m = re.search(r"^\s*Versions: (\S+) -> (\S+)$", doc[doc.index("Example:") :], re.MULTILINE)
+    return (m[1], m[2]) if m else (None, None)
+
+
 def example(r: Rule) -> tuple[str, str]:
     """The ``Before:`` and ``After:`` blocks of the doc page's example."""
     doc = r.doc
@@ -84,7 +91,9 @@ def example(r: Rule) -> tuple[str, str]:
     )
 
 
-def _fires(r: Rule, before: str, after: str | None) -> bool:
+def _fires(
+    r: Rule, before: str, after: str | None, streams_versions: tuple[str | None, str | None]
+) -> bool:
     only = api.Settings(select=frozenset({r.id}))
     if r.subject == "topology":
         report = api.lint(parse(before, "<doc>"), only)
@@ -93,12 +102,15 @@ def _fires(r: Rule, before: str, after: str | None) -> bool:
         report = api.diff(parse(before, "<before>"), parse(after, "<after>"), only)
     else:
         assert after is not None
+        version_before, version_after = streams_versions
         report = api.diff(
             None,
             None,
             only,
             streams_before=parse_properties(before, "before.properties"),
             streams_after=parse_properties(after, "after.properties"),
+            streams_version_before=version_before,
+            streams_version_after=version_after,
         )
     return any(f.rule == r.id for f in report.findings)
 
@@ -106,11 +118,12 @@ def _fires(r: Rule, before: str, after: str | None) -> bool:
 @pytest.mark.parametrize("r", TOPOLOGY_RULES, ids=lambda r: r.name)
 def test_doc_example_is_true(r: Rule) -> None:
     """The example's Before (lint) or Before -> After (diff) triggers the rule; the fixed After
-    (lint) or an unchanged Before -> Before (diff) does not."""
+    (lint) or an unchanged Before -> Before on an unchanged version (diff) does not."""
     before, after = example(r)
     if r.subject == "topology":
-        assert _fires(r, before, None)
-        assert not _fires(r, after, None)
+        assert _fires(r, before, None, (None, None))
+        assert not _fires(r, after, None, (None, None))
     else:
-        assert _fires(r, before, after)
-        assert not _fires(r, before, before)
+        old, new = versions(r)
+        assert _fires(r, before, after, (old, new))
+        assert not _fires(r, before, before, (old, old))
