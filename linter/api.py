@@ -297,16 +297,22 @@ def app_context(
     application_id: str | None,
     *,
     state_dir: str | None = None,
-    configs: Iterable[StreamsConfig | None] = (),
+    configs: tuple[StreamsConfig | None, StreamsConfig | None] | tuple[()] = (),
 ) -> tuple[AppFacts, tuple[str, ...]]:
     """The facts a runbook for the upgrade ``before`` -> ``after`` is filled in with, and what a
-    verdict on it cannot check (from the version deployed; none without a topology)."""
+    verdict on it cannot check (from the version deployed; none without a topology).
+    ``configs``: the Streams configs (before, after)."""
     exactly_once = any(
         c is not None and c.processing_guarantee.startswith("exactly_once") for c in configs
     )
+    # configs are (before, after): a changed application.id means the running application is
+    # another one than the application that starts, and the runbook stops and retires that one
+    ids = [c.application_id if c is not None else None for c in configs]
+    previous = ids[0] if len(ids) == 2 and ids[0] and ids[1] and ids[0] != ids[1] else None
+    previous = previous if previous != application_id else None
     facts = app_facts(
         before, after, application_id=application_id, state_dir=state_dir,
-        exactly_once=exactly_once,
+        exactly_once=exactly_once, previous_application_id=previous,
     )
     shown = after or before
     return facts, (unchecked(shown) if shown is not None else ())
@@ -396,6 +402,8 @@ def release(
             (c.application_id for c in configs if c and c.application_id), None
         )
         state_dir = next((c.state_dir for c in configs if c and c.state_dir), None)
-        facts, notes = app_context(before, after, app, state_dir=state_dir, configs=configs)
+        facts, notes = app_context(
+            before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
+        )
     report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
     return report, simulation

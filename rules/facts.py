@@ -27,6 +27,9 @@ class AppFacts:
     intermediate_topics: tuple[str, ...] = ()
     repartition_topics: tuple[str, ...] = ()  # of the running (before) version
     output_topics: tuple[str, ...] = ()
+    # the application.id of the running version when the upgrade changes it: the application a
+    # runbook stops and retires, while ``application_id`` is the one that starts
+    previous_application_id: str | None = None
 
     @property
     def app(self) -> str:
@@ -44,6 +47,7 @@ def app_facts(
     application_id: str | None = None,
     state_dir: str | None = None,
     exactly_once: bool = False,
+    previous_application_id: str | None = None,
 ) -> AppFacts:
     """Facts of the upgrade ``before`` -> ``after``: inputs of both versions (the old one has
     committed offsets on its inputs, the new one reads its own), repartition topics of the old
@@ -78,6 +82,9 @@ def app_facts(
         intermediate_topics=tuple(intermediate),
         repartition_topics=tuple(sorted(repartition)),
         output_topics=tuple(outputs),
+        previous_application_id=(
+            previous_application_id if previous_application_id != application_id else None
+        ),
     )
 
 

@@ -54,14 +54,35 @@ def drain(facts: AppFacts, topics: tuple[str, ...] | None = None) -> str:
         "markers: then check that process-rate is 0.)"
     )
     return (
-        f"Drain {which}: stop new input (pause the producers of the input topics, or point the "
-        "running version at empty substitute topics, which must exist: Streams stops when a "
-        "source topic is missing); wait until the consumer lag on the input topics is 0, then "
-        f"until the lag on each repartition topic is 0.{eos}"
+        f"Drain {which}: stop new input (pause the producers of the input topics, or deploy the "
+        "old version once more with its source topics changed to empty substitute topics: that "
+        "redeploy is a source-topic change of its own, and the substitutes must exist: Streams "
+        "stops when a source topic is missing); wait until the consumer lag on the input topics "
+        f"is 0, then until the lag on each repartition topic is 0.{eos}"
     )
 
 
+# How an in-place runbook is ordered: a step starting with one of these belongs to that phase,
+# any other step to the start of the new version (between the stop and the cleanup).
+DRAIN_PREFIX = "Drain "
+STOPPED_PREFIX = "With all instances stopped, "
+RUNNING_PREFIX = "Once the new version runs, "
+
+
+def phase(step: str) -> int:
+    """0 before the stop, 1 while every instance is stopped, 2 at the start, 3 after it."""
+    if step.startswith(DRAIN_PREFIX):
+        return 0
+    if step.startswith(STOPPED_PREFIX):
+        return 1
+    if step.startswith(RUNNING_PREFIX):
+        return 3
+    return 2
+
+
 def reset_steps(facts: AppFacts) -> tuple[str, ...]:
+    if facts.previous_application_id is not None:
+        return _new_id_steps(facts, facts.previous_application_id)
     app = facts.app
     return (
         f"Stop every instance of {app}; the reset tool refuses to run while the consumer group "
@@ -77,6 +98,25 @@ def reset_steps(facts: AppFacts) -> tuple[str, ...]:
         "KafkaStreams#cleanUp() before start() in the new version.",
         "Start every instance of the new version: it reprocesses the inputs from the beginning "
         "and rebuilds its state.",
+    )
+
+
+def _new_id_steps(facts: AppFacts, old: str) -> tuple[str, ...]:
+    """The new application.id is a new application: nothing of ``old`` is reset in place, the
+    new one starts empty and ``old`` is retired."""
+    new = facts.app
+    old_state = f"{(facts.state_dir or '<state.dir>').rstrip('/')}/{old}"
+    return (
+        f"Before the switch, check the retention of {_inputs(facts).replace(',', ', ')}: "
+        f"{new} rebuilds its state from them and {_RETENTION}.",
+        f"Stop every instance of {old}.",
+        f"Start every instance of {new}: a new consumer group without committed offsets, so it "
+        "reads the inputs from auto.offset.reset (earliest by default in Streams), with new "
+        "internal topics and empty local state.",
+        f"Retire {old}: kafka-streams-application-reset.sh --bootstrap-server <host:port> "
+        f"--application-id {old} deletes its internal topics; kafka-consumer-groups.sh "
+        f"--bootstrap-server <host:port> --delete --group {old} deletes its group; delete "
+        f"{old_state} on every instance.",
     )
 
 

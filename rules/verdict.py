@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.facts import AppFacts
 from rules.framework import DeployStrategy, Finding, Impact, Severity
-from rules.runbook import blue_green_steps, drain, reset_steps
+from rules.runbook import DRAIN_PREFIX, blue_green_steps, drain, phase, reset_steps
 
 NOTHING_REQUIRED = "No finding requires more than a rolling bounce."
 # Findings whose in-place step is a drain: the plan adds how to tell the drain is done.
@@ -49,19 +49,30 @@ class DeploymentPlan(BaseModel):
     complete: bool = False
 
 
+_REBUILDS = (DeployStrategy.RESET, DeployStrategy.BLUE_GREEN)
+
+
+def unsafe(f: Finding) -> bool:
+    """An error the plan cannot make safe: no strategy avoids it, or state is lost (a reset or
+    a new application rebuilds only what the inputs still hold, so lost state stays lost
+    whatever the plan). An error whose strategy fully handles it (a drain before a
+    stop-and-restart, a two-bounce ``upgrade.from`` procedure) is not."""
+    return f.severity is Severity.ERROR and (f.requires is None or f.impact is Impact.STATE_LOSS)
+
+
 def verdict_of(findings: Iterable[Finding]) -> Verdict:
-    """``unsafe`` if any unacknowledged error remains (state or data lost, a step refused,
-    producers blocked), ``safe-with-restore`` if a warning says state is rebuilt or a disruptive
-    strategy is required, else ``safe``. Info findings and acknowledged ones never count."""
+    """``unsafe`` if an unacknowledged error remains that the plan cannot make safe
+    (:func:`unsafe`), ``safe-with-restore`` if something restores (a finding whose impact is a
+    restore, or a strategy that rebuilds the state from the inputs), else ``safe`` (the plan
+    still says which strategy and steps make it so). Info findings and acknowledged ones never
+    count."""
     verdict = Verdict.SAFE
     for f in findings:
         if f.acknowledged is not None or f.severity is Severity.INFO:
             continue
-        if f.severity is Severity.ERROR:
+        if unsafe(f):
             return Verdict.UNSAFE
-        if f.impact is Impact.RESTORE or (
-            f.requires is not None and f.requires is not DeployStrategy.ROLLING_BOUNCE
-        ):
+        if f.impact is Impact.RESTORE or f.requires in _REBUILDS:
             verdict = Verdict.SAFE_WITH_RESTORE
     return verdict
 
@@ -106,16 +117,33 @@ def assess(
             steps.setdefault(step)
         for f in live:
             # consumers and other apps are not rebuilt with it
-            if f.impact is Impact.DOWNSTREAM or f.name in _STILL_APPLY:
+            if f.impact is Impact.DOWNSTREAM or (
+                f.name in _STILL_APPLY
+                # the new-id runbook already stops, starts and retires the right applications
+                and not (f.name == "application-id-changed" and facts.previous_application_id)
+            ):
                 for step in f.steps:
                     steps.setdefault(step)
     else:
+        # one drain for every topic to drain, in the application's words (its exactly-once
+        # setting), in place of each finding's own drain step
+        drained: dict[str, None] = {}
+        in_place: dict[str, None] = {}
         for f in live:
+            replaced = facts is not None and f.name in _DRAINED_BY
+            if replaced:
+                for r in f.resources:
+                    if r.kind == "repartition-topic":
+                        drained.setdefault(r.name)
             for step in f.steps:
-                steps.setdefault(step)
-            if facts is not None and f.name in _DRAINED_BY:
-                topics = tuple(r.name for r in f.resources if r.kind == "repartition-topic")
-                steps.setdefault(drain(facts, topics or None))
+                if not (replaced and step.startswith(DRAIN_PREFIX)):
+                    in_place.setdefault(step)
+        if facts is not None and drained:
+            how = drain(facts, tuple(drained))
+            in_place.setdefault(f"{how} Then stop every instance of {facts.app}.")
+        # drain before the stop, cleanup while stopped, then the start, then what waits for it
+        for step in sorted(in_place, key=phase):
+            steps.setdefault(step)
     return verdict, DeploymentPlan(
         strategy=strategy,
         why=_why(verdict, deciding, blocking, live),
@@ -150,6 +178,6 @@ def agree(verdict: Verdict, plan: DeploymentPlan) -> str | None:
     it is built, so a renderer can never show ``unsafe`` next to "nothing required"."""
     if verdict is not Verdict.SAFE and plan.why == NOTHING_REQUIRED:
         return f"verdict {verdict.value} with the plan {plan.why!r}"
-    if verdict is Verdict.SAFE and plan.strategy is not DeployStrategy.ROLLING_BOUNCE:
+    if verdict is Verdict.SAFE and plan.strategy in _REBUILDS:
         return f"verdict safe with the plan {plan.strategy.value}"
     return None

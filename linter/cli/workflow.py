@@ -156,7 +156,9 @@ def _git_base_findings(
         state_dir = next((c.state_dir for c in configs if c and c.state_dir), None)
         if before == after and len(findings) == first:
             continue  # unchanged: no upgrade of this application to plan
-        facts, notes = api.app_context(before, after, app, state_dir=state_dir, configs=configs)
+        facts, notes = api.app_context(
+            before, after, app, state_dir=state_dir, configs=(config_before, config_after)
+        )
         apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
     return findings, inputs, apps
 

@@ -49,9 +49,13 @@ def application_id_changed(subject: ConfigSubject) -> Iterator[Hit]:
         key="application.id",
         requires=DeployStrategy.RESET,
         steps=(
-            f"The new application {new} reprocesses its inputs from auto.offset.reset: make sure "
-            "that is intended.",
-            f"When {old} is retired, delete its consumer group and its internal topics "
-            f"({old}-*-changelog, {old}-*-repartition).",
+            f"Stop every instance of {old}.",
+            f"Start every instance of {new}: it reads its inputs from auto.offset.reset "
+            "(earliest by default in Streams) and rebuilds its state: make sure that is intended.",
+            f"Retire {old}: kafka-streams-application-reset.sh --bootstrap-server <host:port> "
+            f"--application-id {old} deletes its internal topics ({old}-*-changelog, "
+            f"{old}-*-repartition); kafka-consumer-groups.sh --bootstrap-server <host:port> "
+            f"--delete --group {old} deletes its group; delete <state.dir>/{old} on every "
+            "instance.",
         ),
     )

@@ -10,6 +10,7 @@ from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description, Sink, Source, Topology
 from linter.topology.streams_config import ConfigDiff
 from rules.framework import Location, Resource
+from rules.runbook import DRAIN_PREFIX
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +79,10 @@ def task_dirs(subject: DiffSubject, subtopology_id: int, store_name: str | None 
 def drain_step(subject: DiffSubject, topics: list[str], topology: str | None = None) -> str:
     full = ", ".join(naming.internal_topic(subject.application_id, t, topology) for t in topics)
     return (
-        f"Drain {full} before deploying: pause the producers of the input topics (or point the "
-        "running version at empty input topics), wait until the consumer lag on the repartition "
-        "topic(s) is 0, then stop every instance of the old version."
+        f"{DRAIN_PREFIX}{full} before deploying: pause the producers of the input topics (or "
+        "deploy the old version once more with its source topics changed to empty substitute "
+        "topics, a source-topic change of its own), wait until the consumer lag on the "
+        "repartition topic(s) is 0, then stop every instance of the old version."
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from rules.runbook import RUNNING_PREFIX
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, after, before, drain_step, repartition, topic
 
@@ -64,7 +65,11 @@ def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
     removed = [(t, None) for t in subject.diff.topics.removed if t.role == "repartition"]
     for b, a in renamed + removed:
         full = naming.internal_topic(app, b.name, b.topology)
-        what = f"renamed to {a.name}" if a is not None else "no longer used"
+        what = (
+            f"renamed to {naming.internal_topic(app, a.name, a.topology)}"
+            if a is not None
+            else "no longer used"
+        )
         resources = [repartition(app, b.name, b.topology), topic(b.name)]
         locations = [before(subject, b.line)]
         if a is not None:
@@ -82,6 +87,7 @@ def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
             requires=DeployStrategy.STOP_AND_RESTART,
             steps=(
                 drain_step(subject, [b.name], b.topology),
-                f"After the new version runs, delete the unused topic {full}.",
+                f"{RUNNING_PREFIX}delete the unused topic {full}: kafka-topics.sh "
+                f"--bootstrap-server <host:port> --delete --topic {full}",
             ),
         )

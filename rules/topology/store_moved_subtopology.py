@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rules.runbook import STOPPED_PREFIX
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import (
     DiffSubject,
@@ -97,7 +98,7 @@ def store_moved_subtopology(subject: DiffSubject) -> Iterator[Hit]:
             steps=(
                 f"Store {a.name} restores from {log.name} into "
                 f"{task_dirs(subject, a.subtopology, a.name)}.",
-                f"Delete the stale store directories {task_dirs(subject, b.subtopology, b.name)} "
-                "after the restore.",
+                f"{STOPPED_PREFIX}delete the stale store directories "
+                f"{task_dirs(subject, b.subtopology, b.name)} on every instance.",
             ),
         )

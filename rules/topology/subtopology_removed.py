@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rules.runbook import STOPPED_PREFIX
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, before, subtopology, task_dirs
 
@@ -76,7 +77,7 @@ def subtopology_removed(subject: DiffSubject) -> Iterator[Hit]:
             key=f"{t.name or ''}|{ids}",
             requires=DeployStrategy.STOP_AND_RESTART,
             steps=tuple(
-                f"With all instances stopped, delete {task_dirs(subject, i)} on every instance."
+                f"{STOPPED_PREFIX}delete {task_dirs(subject, i)} on every instance."
                 for i in gone
             ),
         )
