@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from linter import api
 from linter.report.model import Report
 from linter.topology.parse import parse, parse_file
+from linter.topology.streams_config import parse_properties
 from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import DeployStrategy, Finding, Impact, Resource, Severity
 from rules.verdict import NOTHING_REQUIRED, DeploymentPlan, Verdict, assess
@@ -123,7 +124,84 @@ def test_in_place_plan_keeps_the_steps_and_says_how_to_drain() -> None:
     how = next(s for s in plan.steps if s.startswith("Drain orders-app-by-customer-repartition:"))
     assert how.index("input topics is 0") < how.index("each repartition topic is 0")
     assert "transaction markers" in how
-    assert "empty substitute topics, which must exist" in how
+    assert "deploy the old version once more with its source topics changed to empty " \
+        "substitute topics" in how
+    assert "the substitutes must exist" in how
+
+
+def test_stop_and_restart_drains_once_first_and_cleans_up_in_the_one_stop() -> None:
+    own_drain = DRAIN.model_copy(
+        update={
+            "steps": (
+                "Drain orders-app-by-customer-repartition before deploying.",
+                "Once the new version runs, delete the unused topic x: kafka-topics.sh "
+                "--bootstrap-server <host:port> --delete --topic x",
+            )
+        }
+    )
+    gone = finding(
+        "subtopology-removed",
+        requires=DeployStrategy.STOP_AND_RESTART,
+        steps=("With all instances stopped, delete <state.dir>/orders-app/2_* on every instance.",),
+    )
+    moved = MOVED.model_copy(
+        update={
+            "steps": (
+                MOVED.steps[0],
+                "With all instances stopped, delete the stale store directories "
+                "<state.dir>/orders-app/0_*/orders on every instance.",
+            )
+        }
+    )
+    verdict, plan = assess([moved, own_drain, gone], FACTS)
+    assert verdict is Verdict.SAFE_WITH_RESTORE  # the drain handles the data loss
+    steps = plan.steps
+    assert sum(s.startswith("Drain") for s in steps) == 1
+    assert steps[0].startswith("Drain orders-app-by-customer-repartition: ")
+    assert steps[0].endswith("Then stop every instance of orders-app.")
+    assert [s.split(",")[0] for s in steps[1:3]] == ["With all instances stopped"] * 2
+    assert steps[3] == MOVED.steps[0]
+    assert steps[4].startswith("Once the new version runs, delete the unused topic x: ")
+    assert "after the restore" not in "\n".join(steps)
+
+
+def test_an_error_the_plan_handles_is_not_unsafe() -> None:
+    two_bounces = finding(
+        "upgrade-from-required",
+        severity=Severity.ERROR,
+        impact=Impact.AVAILABILITY,
+        requires=DeployStrategy.ROLLING_BOUNCE,
+        steps=("Bounce 1", "Bounce 2"),
+    )
+    verdict, plan = assess([two_bounces], None)
+    assert verdict is Verdict.SAFE
+    assert plan.steps == ("Bounce 1", "Bounce 2")
+    assert plan.why != NOTHING_REQUIRED
+    drained = DRAIN.model_copy(update={"severity": Severity.ERROR})
+    assert assess([drained], FACTS)[0] is Verdict.SAFE
+    assert assess([drained, MOVED], FACTS)[0] is Verdict.SAFE_WITH_RESTORE
+
+
+def test_nothing_restored_is_not_safe_with_restore() -> None:
+    new_input = finding(
+        "source-topics-changed",
+        impact=Impact.DATA_LOSS,
+        requires=DeployStrategy.STOP_AND_RESTART,
+        steps=("Decide where in-v2 starts.",),
+    )
+    verdict, plan = assess([new_input], FACTS)
+    assert verdict is Verdict.SAFE
+    assert plan.strategy is DeployStrategy.STOP_AND_RESTART
+
+
+@pytest.mark.parametrize("strategy", [DeployStrategy.RESET, DeployStrategy.BLUE_GREEN])
+def test_state_lost_stays_unsafe_whatever_the_plan(strategy: DeployStrategy) -> None:
+    lost = finding(
+        "store-renamed", severity=Severity.ERROR, impact=Impact.STATE_LOSS, requires=strategy
+    )
+    verdict, plan = assess([lost], FACTS)
+    assert verdict is Verdict.UNSAFE
+    assert plan.strategy is strategy
 
 
 @pytest.mark.parametrize(
@@ -131,11 +209,11 @@ def test_in_place_plan_keeps_the_steps_and_says_how_to_drain() -> None:
     [
         finding("topology-file-deleted", severity=Severity.ERROR, impact=Impact.STATE_LOSS),
         finding(
-            "upgrade-from-required",
+            "store-renamed",
             severity=Severity.ERROR,
-            impact=Impact.AVAILABILITY,
-            requires=DeployStrategy.ROLLING_BOUNCE,
-            steps=("Bounce 1", "Bounce 2"),
+            impact=Impact.STATE_LOSS,
+            requires=DeployStrategy.RESET,
+            steps=("Reset",),
         ),
     ],
 )
@@ -277,3 +355,35 @@ def test_a_reset_keeps_the_steps_about_new_inputs_and_the_old_application_id() -
     assert "Check that payments has as many partitions as orders." in plan.steps
     assert "When old-app is retired, delete its internal topics." in plan.steps
     assert MOVED.steps[0] not in plan.steps
+
+
+def test_a_new_application_id_stops_the_old_app_starts_the_new_and_retires_the_old() -> None:
+    app_id = finding(
+        "application-id-changed",
+        severity=Severity.ERROR,
+        impact=Impact.STATE_LOSS,
+        requires=DeployStrategy.RESET,
+        steps=("Stop every instance of a.",),
+    )
+    facts = AppFacts(application_id="b", state_dir="/var/ks", previous_application_id="a")
+    verdict, plan = assess([app_id], facts)
+    assert verdict is Verdict.UNSAFE
+    text = "\n".join(plan.steps)
+    assert text.index("Stop every instance of a.") < text.index("Start every instance of b")
+    assert text.index("Start every instance of b") < text.index("Retire a")
+    assert "--application-id a " in text
+    assert "--delete --group a " in text
+    assert "delete /var/ks/a on every instance" in text
+    assert "--application-id b" not in text
+    assert "/var/ks/b" not in text
+    assert text.count("Stop every instance of a.") == 1
+
+
+def test_app_context_knows_the_application_id_the_upgrade_retires() -> None:
+    before = parse_properties("application.id=a\n", "before.properties")
+    after = parse_properties("application.id=b\n", "after.properties")
+    facts, _ = api.app_context(None, None, "b", configs=(before, after))
+    assert facts.app == "b"
+    assert facts.previous_application_id == "a"
+    same, _ = api.app_context(None, None, "a", configs=(before, before))
+    assert same.previous_application_id is None
