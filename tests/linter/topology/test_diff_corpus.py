@@ -85,7 +85,7 @@ PAIRS = [
         ("repartition-topic-removed",) * 3
         + ("store-moved-subtopology",) * 2
         + ("subtopology-removed",),
-        "unsafe",
+        "safe-with-restore",
         "turning merge.repartition.topics on: three repartition topics disappear (drain them "
         "first), sub-topologies 2 and 3 are gone and their stores move into sub-topology 1",
     ),
