@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
-from rules.runbook import RUNNING_PREFIX
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
+from rules.runbook import RUNNING_PREFIX
 from rules.topology.context import DiffSubject, after, before, drain_step, repartition, topic
 
 

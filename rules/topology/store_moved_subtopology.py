@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.runbook import STOPPED_PREFIX
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
+from rules.runbook import STOPPED_PREFIX
 from rules.topology.context import (
     DiffSubject,
     after,
