@@ -6,6 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests run the same examples on every run, so that CI passes or fails on the code, not
+# on the draw; ``HYPOTHESIS_PROFILE=explore`` draws fresh ones, and many more, to hunt for bugs.
+settings.register_profile("ksafe", derandomize=True, deadline=None, database=None)
+settings.register_profile("explore", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ksafe"))
 
 pytest_plugins = ["tests.browser"]  # the ``browser`` fixture (a headless Chromium)
 

@@ -67,6 +67,11 @@ _HEADLESS = re.compile(r"^[^\n]*?(?<![\w-])Sub-topology:[ \t]*[0-9]", re.MULTILI
 _FOREIGN = re.compile(
     r"(?![ \t\n]|Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)"
 )
+# An indented line that is no part of a description (a stack trace's `\tat ...` frames): the
+# end of it only behind a blank line, where a description ends; inside one it is an error.
+_INDENTED_FOREIGN = re.compile(
+    r"[ \t]+(?!Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)[^ \t\n]"
+)
 _CONTENT = re.compile(r"^[ \t]*(?:Sub-topology:|Source:|Processor:|Sink:|-->|<--)", re.MULTILINE)
 
 # What each terminal is, in error messages ("expected ... but found ...").
@@ -261,7 +266,10 @@ class _LineLexer(Lexer):
         while pos < end:
             found = match(text, pos, end)
             if found is None:
-                foreign = pos == line_start and _FOREIGN.match(text, pos)
+                foreign = pos == line_start and (
+                    _FOREIGN.match(text, pos)
+                    or (_INDENTED_FOREIGN.match(text, pos) and _behind_blank(text, pos))
+                )
                 if foreign and not _CONTENT.search(text, pos):
                     # a log line after the description: the end of it, unless what follows
                     # still looks like a description (behind a prefix, say)
@@ -287,6 +295,14 @@ class _LineLexer(Lexer):
                 line += newlines
                 line_start = pos + value.rfind("\n") + 1
             pos = stop
+
+
+def _behind_blank(text: str, line_start: int) -> bool:
+    """Whether the line before the one starting at ``line_start`` is blank (or there is none)."""
+    if line_start == 0:
+        return True
+    before = text.rfind("\n", 0, line_start - 1) + 1
+    return not text[before : line_start - 1].strip(" \t\r")
 
 
 def _acceptable(parser_state: Any) -> set[str]:

@@ -139,6 +139,26 @@ def test_log_lines_around_a_prefixed_description_are_not_description_lines() -> 
     assert parse(text) == parse(CANONICAL)
 
 
+@pytest.mark.parametrize("indent", ["", "    ", "\t"])
+def test_a_stack_trace_after_the_description_ends_it(indent: str) -> None:
+    """`describe()` printed, then an exception: its `\\tat ...` frames follow the blank line that
+    ends a description, indented like the description itself may be."""
+    lines = [indent + line if line else line for line in CANONICAL.rstrip("\n").split("\n")]
+    trace = "\tat org.apache.kafka.streams.KafkaStreams.start(KafkaStreams.java:1234)\n"
+    text = "\n".join(lines) + "\n\n" + trace + trace
+    assert parse(text) == parse(CANONICAL)
+
+
+def test_an_unknown_indented_line_inside_the_description_is_still_located() -> None:
+    """Only behind the blank line that ends a description may an indented line be foreign."""
+    lines = CANONICAL.rstrip("\n").split("\n")
+    text = "\n".join(lines[:3] + ["    at-some-line we cannot read"] + lines[3:]) + "\n"
+    with pytest.raises(TopologyParseError) as caught:
+        parse(text, "t.txt")
+    assert (caught.value.line, caught.value.column) == (4, 5)
+    assert "an unknown line 'at-some-line" in str(caught.value)
+
+
 def test_subtopology_ids_are_java_ints() -> None:
     top = "Topologies:\n   Sub-topology: {}\n    Source: x (topics: [t])\n      --> none\n"
     assert parse(top.format(2**31 - 1)).topologies[0].subtopologies[0].id == 2**31 - 1
