@@ -152,7 +152,7 @@ def test_a_stack_trace_after_the_description_ends_it(indent: str) -> None:
 def test_an_unknown_indented_line_inside_the_description_is_still_located() -> None:
     """Only behind the blank line that ends a description may an indented line be foreign."""
     lines = CANONICAL.rstrip("\n").split("\n")
-    text = "\n".join(lines[:3] + ["    at-some-line we cannot read"] + lines[3:]) + "\n"
+    text = "\n".join([*lines[:3], "    at-some-line we cannot read", *lines[3:]]) + "\n"
     with pytest.raises(TopologyParseError) as caught:
         parse(text, "t.txt")
     assert (caught.value.line, caught.value.column) == (4, 5)
