@@ -19,7 +19,7 @@ PY
 python3 -m venv "$venv"
 pip() { "$venv/bin/python" -m pip --quiet --disable-pip-version-check "$@"; }
 # shellcheck disable=SC2086  # one pin per word
-pip install $pins pytest jsonschema
+pip install $pins pytest jsonschema hypothesis
 pip install --no-deps .   # ksafe itself builds and installs with these
 echo "lower-bounds: $(echo $pins)"
 env -u PYTHONPATH "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/linter/cli
