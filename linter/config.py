@@ -21,7 +21,7 @@ Reference (``ksafe.toml`` spells the same keys at top level)::
     generated-processor-name = "info"
 
     [[tool.ksafe.paths]]                    # settings for files matching a glob (later wins)
-    path = "topology/orders-*.txt"
+    path = "topology/orders-*.txt"          # gitignore-style, from the config's directory
     application-id = "orders"
     properties = "config/orders.properties" # Streams config before and after...
     properties-before = "..."               # ...or each side on its own
@@ -43,9 +43,10 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from fnmatch import fnmatchcase
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
+
+from pathspec import GitIgnoreSpec
 
 from linter.api import Acknowledgement, Settings
 from linter.inputs import quote, read_bytes
@@ -88,9 +89,23 @@ class PathSettings:
 
 @dataclass(frozen=True)
 class _PathEntry:
-    pattern: str  # absolute glob
+    """A ``[[paths]]`` entry: its glob with gitignore semantics (``**`` crosses directories,
+    ``*`` does not, a pattern with a ``/`` before its end is anchored to ``root``, one without
+    matches at any depth), as ruff and pre-commit users know them."""
+
+    pattern: str
+    root: str  # the configuration's directory, which the glob is relative to
     values: PathSettings
     fields_set: frozenset[str]
+    spec: GitIgnoreSpec = field(compare=False, hash=False, repr=False)
+
+    def matches(self, target: str) -> bool:
+        """Whether the absolute path ``target`` lies under ``root`` and matches the glob."""
+        relative = os.path.relpath(target, self.root)
+        if relative == os.curdir or relative.startswith(os.pardir + os.sep):
+            return False
+        # bool(): pathspec 0.12 answers None for "no pattern matched"
+        return bool(self.spec.match_file(PurePath(relative).as_posix()))
 
 
 @dataclass(frozen=True)
@@ -114,7 +129,7 @@ class Config:
             "snapshot": self.snapshot,
         }
         for entry in self.entries:
-            if target == entry.pattern or fnmatchcase(target, entry.pattern):
+            if entry.matches(target):
                 for name in entry.fields_set:
                     merged[name] = getattr(entry.values, name)
         return PathSettings(**merged)
@@ -144,14 +159,17 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def _has_ksafe_table(pyproject: Path) -> bool:
+    """Whether ``pyproject`` holds ``[tool.ksafe]``; a file that mentions ksafe but is not valid
+    TOML counts, so :func:`load_config` reports it (``file:line``) rather than ksafe running on
+    defaults without a word. A broken file that never mentions ksafe cannot configure it."""
     # undecodable bytes are load_config's to report (located) if the table is there
     text = read_bytes(pyproject).decode("utf-8", errors="replace")
-    if "tool.ksafe" not in text and "ksafe" not in text:
+    if "ksafe" not in text:
         return False
     try:
         data = tomllib.loads(text)
     except (ValueError, RecursionError):  # TOMLDecodeError, or a number too long to convert
-        return False
+        return True
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
 
@@ -361,14 +379,35 @@ class _Reader:
                     values.setdefault("properties_after", self.resolve(text, (*at, key)))
                 elif key != "path":
                     values[key.replace("-", "_")] = self.resolve(text, (*at, key))
+            pattern = self.string(entry["path"], (*at, "path"))
             entries.append(
                 _PathEntry(
-                    pattern=self.resolve(self.string(entry["path"], (*at, "path"))),
+                    pattern=pattern,
+                    root=str(self.root),
                     values=PathSettings(**values),
                     fields_set=frozenset(values),
+                    spec=self.glob_spec(pattern, (*at, "path")),
                 )
             )
         return tuple(entries)
+
+    def glob_spec(self, pattern: str, keys: tuple[Any, ...]) -> GitIgnoreSpec:
+        """A ``[[paths]]`` glob compiled with gitignore semantics, relative to the directory
+        holding the configuration (a glob that could match nothing there is refused)."""
+        if pattern.startswith(("!", "#")) or ".." in PurePath(pattern).parts:
+            raise self.error(
+                keys,
+                f"path = {quote(pattern)}: a gitignore-style glob relative to {self.root} "
+                "(no '..', no leading '!' or '#')",
+            )
+        try:
+            spec = GitIgnoreSpec.from_lines([pattern])
+        except ValueError as error:  # pathspec's GitWildMatchPatternError
+            message = f"path = {quote(pattern)} is not a valid glob: {error}"
+            raise self.error(keys, message) from None
+        if not any(p.include for p in spec.patterns):
+            raise self.error(keys, f"path = {quote(pattern)} matches no file")
+        return spec
 
     def acknowledgements(self, value: Any) -> tuple[Acknowledgement, ...]:
         if not isinstance(value, list):
