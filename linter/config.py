@@ -102,7 +102,9 @@ class _PathEntry:
     def matches(self, target: str) -> bool:
         """Whether the absolute path ``target`` lies under ``root`` and matches the glob."""
         relative = os.path.relpath(target, self.root)
-        if relative == os.curdir or relative.startswith(os.pardir + os.sep):
+        if relative == os.curdir or relative == os.pardir or relative.startswith(
+            os.pardir + os.sep
+        ):
             return False
         # bool(): pathspec 0.12 answers None for "no pattern matched"
         return bool(self.spec.match_file(PurePath(relative).as_posix()))
@@ -380,26 +382,34 @@ class _Reader:
                 elif key != "path":
                     values[key.replace("-", "_")] = self.resolve(text, (*at, key))
             pattern = self.string(entry["path"], (*at, "path"))
+            root, glob = self.glob_root(pattern)
             entries.append(
                 _PathEntry(
                     pattern=pattern,
-                    root=str(self.root),
+                    root=root,
                     values=PathSettings(**values),
                     fields_set=frozenset(values),
-                    spec=self.glob_spec(pattern, (*at, "path")),
+                    spec=self.glob_spec(glob, (*at, "path")),
                 )
             )
         return tuple(entries)
 
+    def glob_root(self, pattern: str) -> tuple[str, str]:
+        """The directory a ``[[paths]]`` glob is relative to, and the glob from there: this
+        file's directory, or, for a glob that is absolute or leads out with ``..`` or ``~``,
+        the filesystem root (the glob then anchored)."""
+        expanded = os.path.expanduser(pattern)
+        if not os.path.isabs(expanded) and ".." not in PurePath(expanded).parts:
+            return str(self.root), pattern
+        absolute = os.path.normpath(os.path.join(self.root, expanded))
+        anchor = PurePath(absolute).anchor
+        return anchor, "/" + PurePath(absolute).relative_to(anchor).as_posix()
+
     def glob_spec(self, pattern: str, keys: tuple[Any, ...]) -> GitIgnoreSpec:
-        """A ``[[paths]]`` glob compiled with gitignore semantics, relative to the directory
-        holding the configuration (a glob that could match nothing there is refused)."""
-        if pattern.startswith(("!", "#")) or ".." in PurePath(pattern).parts:
-            raise self.error(
-                keys,
-                f"path = {quote(pattern)}: a gitignore-style glob relative to {self.root} "
-                "(no '..', no leading '!' or '#')",
-            )
+        """A ``[[paths]]`` glob compiled with gitignore semantics (one that could match
+        nothing is refused)."""
+        if pattern.startswith(("!", "#")):
+            raise self.error(keys, f"path = {quote(pattern)}: a glob cannot start with ! or #")
         try:
             spec = GitIgnoreSpec.from_lines([pattern])
         except ValueError as error:  # pathspec's GitWildMatchPatternError
