@@ -400,7 +400,8 @@ class _Reader:
         the filesystem root (the glob then anchored)."""
         expanded = os.path.expanduser(pattern)
         if not os.path.isabs(expanded) and ".." not in PurePath(expanded).parts:
-            return str(self.root), pattern
+            # ./name anchors at this directory, as gitignore's /name (here an absolute path)
+            return str(self.root), "/" + pattern[2:] if pattern.startswith("./") else pattern
         absolute = os.path.normpath(os.path.join(self.root, expanded))
         anchor = PurePath(absolute).anchor
         return anchor, "/" + PurePath(absolute).relative_to(anchor).as_posix()
