@@ -141,6 +141,18 @@ class Config:
         return replace(self.settings, application_id=self.for_path(path).application_id)
 
 
+def resolve_rules(refs: Iterable[str]) -> frozenset[str]:
+    """The ids of the rules ``refs`` name (ids, any case, or names), for a command line's
+    ``--select``/``--ignore``; an unknown one is a :class:`KeyError` naming it."""
+    found: set[str] = set()
+    for ref in refs:
+        rule = find_rule(ALL_RULES, ref)
+        if rule is None:
+            raise KeyError(ref)
+        found.add(rule.id)
+    return frozenset(found)
+
+
 # The command-line flag that lets configured paths lead outside the configuration's directory.
 ALLOW_OUTSIDE_FLAG = "--allow-outside-config-paths"
 

@@ -21,7 +21,7 @@ from cluster_engine.errors import ClusterInputError
 from linter.api import Settings
 from linter.cli.group import EXIT_USAGE as EXIT_USAGE
 from linter.cli.group import KsafeGroup as KsafeGroup
-from linter.config import Config, ConfigError, load_config
+from linter.config import Config, ConfigError, load_config, resolve_rules
 from linter.gitbase import GitError, repo_root
 from linter.inputs import STDIN, MalformedInput, UnreadableInput
 from linter.report import FORMATS, render
@@ -29,7 +29,7 @@ from linter.report.locations import PathBase
 from linter.report.model import Report
 from linter.topology.parse import TopologyParseError
 from linter.topology.streams_config import StreamsConfigError
-from rules.framework import Severity, find_rule
+from rules.framework import Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,16 +95,12 @@ def fail_on_option(func: F) -> F:
 
 def _rule_refs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> Any:
     """``--select KS201,store-removed --select KS301``: rule ids or names, as ids."""
-    from rules.catalogue import ALL_RULES
-
-    ids: set[str] = set()
-    for value in values:
-        for ref in filter(None, (part.strip() for part in value.split(","))):
-            found = find_rule(ALL_RULES, ref)
-            if found is None:
-                raise click.BadParameter(f"no rule {ref!r} (see ksafe rules)")
-            ids.add(found.id)
-    return _store(f"ksafe.{param.name}")(ctx, param, frozenset(ids) if values else None)
+    refs = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    try:
+        ids = resolve_rules(refs)
+    except KeyError as unknown:
+        raise click.BadParameter(f"no rule {unknown.args[0]!r} (see ksafe rules)") from None
+    return _store(f"ksafe.{param.name}")(ctx, param, ids if values else None)
 
 
 def rule_options(func: F) -> F:

@@ -98,7 +98,12 @@ def git_base_report(
 
 
 def _with_revisions(report: Report, found: Sequence[FileChange]) -> Report:
-    """The report knowing which ``path@REV`` labels name a file at a revision."""
+    """The report knowing which ``path@REV`` labels name a file at a revision; each rename
+    followed is said on stderr (the findings name the new file only)."""
+    for change in found:
+        if change.status == "renamed":
+            old = change.old_shown or change.old_path
+            say(f"followed the rename of {old} to {change.path} (since {change.revision})")
     revisions = {c.label_before: c.old_file for c in found if c.old_file is not None}
     return report.model_copy(update={"revisions": revisions})
 
