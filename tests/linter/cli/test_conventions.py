@@ -370,3 +370,13 @@ def test_config_schema_knows_every_key_the_reader_knows() -> None:
     assert set(paths) == config._PATH_KEYS
     acks = schema["properties"]["acknowledgements"]["items"]["properties"]
     assert set(acks) == config._ACK_KEYS
+
+
+def test_baseline_and_fleet_scan_take_the_rule_selection() -> None:
+    code, out, _ = invoke("baseline", V1, "--select", "KS101")
+    assert code == 0
+    assert out.count("[[acknowledgements]]") == 1
+    assert 'rule = "generated-store-name"' in out
+    code, _, err = invoke("fleet", "scan", V1, "--out", "out", "--select", "KS999")
+    assert code == 2  # refused while parsing the options, before any Spark session
+    assert "no rule 'KS999'" in err
