@@ -42,7 +42,7 @@ def decode_input(data: bytes, path: str) -> str:
 def read_input(path: str | Path) -> str:
     """Read an input file (a regular file, bounded: :func:`linter.inputs.read_bytes`) with
     :func:`decode_input`; an unreadable path is an ``OSError`` for the caller."""
-    return decode_input(inputs.read_bytes(path), str(path))
+    return decode_input(inputs.read_bytes(path), inputs.label(path))
 
 
 def _as_cluster(error: inputs.MalformedInput) -> ClusterInputError:

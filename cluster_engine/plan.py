@@ -386,7 +386,7 @@ _STEP = TypeAdapter[Step](Step)
 def load_plan(path: str | Path) -> Plan:
     """Read a plan file; reassignment files are resolved relative to it."""
     p = Path(path)
-    return parse_plan(read_input(p), str(path), base_dir=p.parent)
+    return parse_plan(read_input(p), inputs.label(path), base_dir=p.parent)
 
 
 def parse_plan(text: str, path: str = "<plan>", base_dir: Path | None = None) -> Plan:

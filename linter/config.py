@@ -21,7 +21,7 @@ Reference (``ksafe.toml`` spells the same keys at top level)::
     generated-processor-name = "info"
 
     [[tool.ksafe.paths]]                    # settings for files matching a glob (later wins)
-    path = "topology/orders-*.txt"
+    path = "topology/orders-*.txt"          # gitignore-style, from the config's directory
     application-id = "orders"
     properties = "config/orders.properties" # Streams config before and after...
     properties-before = "..."               # ...or each side on its own
@@ -43,9 +43,10 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from fnmatch import fnmatchcase
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
+
+from pathspec import GitIgnoreSpec
 
 from linter.api import Acknowledgement, Settings
 from linter.inputs import quote, read_bytes
@@ -88,9 +89,25 @@ class PathSettings:
 
 @dataclass(frozen=True)
 class _PathEntry:
-    pattern: str  # absolute glob
+    """A ``[[paths]]`` entry: its glob with gitignore semantics (``**`` crosses directories,
+    ``*`` does not, a pattern with a ``/`` before its end is anchored to ``root``, one without
+    matches at any depth), as ruff and pre-commit users know them."""
+
+    pattern: str
+    root: str  # the configuration's directory, which the glob is relative to
     values: PathSettings
     fields_set: frozenset[str]
+    spec: GitIgnoreSpec = field(compare=False, hash=False, repr=False)
+
+    def matches(self, target: str) -> bool:
+        """Whether the absolute path ``target`` lies under ``root`` and matches the glob."""
+        relative = os.path.relpath(target, self.root)
+        if relative == os.curdir or relative == os.pardir or relative.startswith(
+            os.pardir + os.sep
+        ):
+            return False
+        # bool(): pathspec 0.12 answers None for "no pattern matched"
+        return bool(self.spec.match_file(PurePath(relative).as_posix()))
 
 
 @dataclass(frozen=True)
@@ -114,7 +131,7 @@ class Config:
             "snapshot": self.snapshot,
         }
         for entry in self.entries:
-            if target == entry.pattern or fnmatchcase(target, entry.pattern):
+            if entry.matches(target):
                 for name in entry.fields_set:
                     merged[name] = getattr(entry.values, name)
         return PathSettings(**merged)
@@ -122,6 +139,18 @@ class Config:
     def settings_for(self, path: str | os.PathLike[str]) -> Settings:
         """The run settings for one input file (its application id applied)."""
         return replace(self.settings, application_id=self.for_path(path).application_id)
+
+
+def resolve_rules(refs: Iterable[str]) -> frozenset[str]:
+    """The ids of the rules ``refs`` name (ids, any case, or names), for a command line's
+    ``--select``/``--ignore``; an unknown one is a :class:`KeyError` naming it."""
+    found: set[str] = set()
+    for ref in refs:
+        rule = find_rule(ALL_RULES, ref)
+        if rule is None:
+            raise KeyError(ref)
+        found.add(rule.id)
+    return frozenset(found)
 
 
 # The command-line flag that lets configured paths lead outside the configuration's directory.
@@ -144,14 +173,17 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def _has_ksafe_table(pyproject: Path) -> bool:
+    """Whether ``pyproject`` holds ``[tool.ksafe]``; a file that mentions ksafe but is not valid
+    TOML counts, so :func:`load_config` reports it (``file:line``) rather than ksafe running on
+    defaults without a word. A broken file that never mentions ksafe cannot configure it."""
     # undecodable bytes are load_config's to report (located) if the table is there
     text = read_bytes(pyproject).decode("utf-8", errors="replace")
-    if "tool.ksafe" not in text and "ksafe" not in text:
+    if "ksafe" not in text:
         return False
     try:
         data = tomllib.loads(text)
     except (ValueError, RecursionError):  # TOMLDecodeError, or a number too long to convert
-        return False
+        return True
     return isinstance(data.get("tool"), dict) and "ksafe" in data["tool"]
 
 
@@ -361,14 +393,44 @@ class _Reader:
                     values.setdefault("properties_after", self.resolve(text, (*at, key)))
                 elif key != "path":
                     values[key.replace("-", "_")] = self.resolve(text, (*at, key))
+            pattern = self.string(entry["path"], (*at, "path"))
+            root, glob = self.glob_root(pattern)
             entries.append(
                 _PathEntry(
-                    pattern=self.resolve(self.string(entry["path"], (*at, "path"))),
+                    pattern=pattern,
+                    root=root,
                     values=PathSettings(**values),
                     fields_set=frozenset(values),
+                    spec=self.glob_spec(glob, (*at, "path")),
                 )
             )
         return tuple(entries)
+
+    def glob_root(self, pattern: str) -> tuple[str, str]:
+        """The directory a ``[[paths]]`` glob is relative to, and the glob from there: this
+        file's directory, or, for a glob that is absolute or leads out with ``..`` or ``~``,
+        the filesystem root (the glob then anchored)."""
+        expanded = os.path.expanduser(pattern)
+        if not os.path.isabs(expanded) and ".." not in PurePath(expanded).parts:
+            # ./name anchors at this directory, as gitignore's /name (here an absolute path)
+            return str(self.root), "/" + pattern[2:] if pattern.startswith("./") else pattern
+        absolute = os.path.normpath(os.path.join(self.root, expanded))
+        anchor = PurePath(absolute).anchor
+        return anchor, "/" + PurePath(absolute).relative_to(anchor).as_posix()
+
+    def glob_spec(self, pattern: str, keys: tuple[Any, ...]) -> GitIgnoreSpec:
+        """A ``[[paths]]`` glob compiled with gitignore semantics (one that could match
+        nothing is refused)."""
+        if pattern.startswith(("!", "#")):
+            raise self.error(keys, f"path = {quote(pattern)}: a glob cannot start with ! or #")
+        try:
+            spec = GitIgnoreSpec.from_lines([pattern])
+        except ValueError as error:  # pathspec's GitWildMatchPatternError
+            message = f"path = {quote(pattern)} is not a valid glob: {error}"
+            raise self.error(keys, message) from None
+        if not any(p.include for p in spec.patterns):
+            raise self.error(keys, f"path = {quote(pattern)} matches no file")
+        return spec
 
     def acknowledgements(self, value: Any) -> tuple[Acknowledgement, ...]:
         if not isinstance(value, list):

@@ -1,8 +1,10 @@
 """The one door for user files: every file ksafe reads, and every YAML and JSON text it loads.
 
-Reading: the path must name a regular file (a FIFO would block forever, ``/dev/zero`` would be
-read until memory runs out, a directory is a mistake), and at most :func:`input_limit` bytes are
-read (``KSAFE_MAX_INPUT_BYTES``, default 256 MiB); a larger file is refused with its size.
+Reading: ``-`` is standard input (read once, under the same limit, and named ``<stdin>`` in
+messages: :func:`label`); any other path must name a regular file (a FIFO would block forever,
+``/dev/zero`` would be read until memory runs out, a directory is a mistake), and at most
+:func:`input_limit` bytes are read (``KSAFE_MAX_INPUT_BYTES``, default 256 MiB); a larger
+file is refused with its size.
 
 Loading: one YAML loader and one JSON loader. Both refuse a key given twice in one mapping (a
 second ``steps:`` or ``topics:`` would silently replace the first), naming both lines; the YAML
@@ -20,12 +22,15 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import yaml
 
+STDIN = "-"  # the path that stands for standard input
+STDIN_LABEL = "<stdin>"
 DEFAULT_LIMIT = 256 * 1024 * 1024
 LIMIT_ENV = "KSAFE_MAX_INPUT_BYTES"
 
@@ -112,9 +117,21 @@ def check_file(path: str | Path) -> None:
         raise UnreadableInput(path, problem)
 
 
+def is_stdin(path: str | Path) -> bool:
+    return str(path) == STDIN
+
+
+def label(path: str | Path) -> str:
+    """How messages name an input: ``<stdin>`` for ``-``, else the path as given."""
+    return STDIN_LABEL if is_stdin(path) else str(path)
+
+
 def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes (default :func:`input_limit`)."""
+    """The bytes of a regular file (or of standard input, for ``-``) of at most ``limit``
+    bytes (default :func:`input_limit`)."""
     limit = input_limit() if limit is None else limit
+    if is_stdin(path):
+        return _read_stdin(limit)
     check_file(path)
     try:
         # O_NONBLOCK: a FIFO swapped in after the check must not block the open
@@ -136,6 +153,19 @@ def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
             raise UnreadableInput(path, error.strerror or str(error)) from None
     if data is None:
         raise UnreadableInput(path, _too_big(None, limit))
+    return data
+
+
+def _read_stdin(limit: int) -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UnreadableInput(STDIN_LABEL, "no standard input to read")
+    try:
+        data = _read_bounded(stream, min(limit + 1, 1 << 20), limit)
+    except OSError as error:
+        raise UnreadableInput(STDIN_LABEL, error.strerror or str(error)) from None
+    if data is None:
+        raise UnreadableInput(STDIN_LABEL, _too_big(None, limit))
     return data
 
 

@@ -65,7 +65,7 @@ class Section:
 
 
 def read_file(path: Path) -> list[Section]:
-    return read_text(str(path), read_input(path))
+    return read_text(inputs.label(path), read_input(path))
 
 
 def read_text(path: str, text: str) -> list[Section]:

@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 import click
 
 from linter.cli.common import (
+    checking_options,
     config_option,
     effective_fail_on,
     emit,
-    fail_on_option,
     load,
     output_options,
+    single_stdin,
+    to_stdout,
+    wants,
     write_output,
 )
 
@@ -35,27 +38,29 @@ def cluster_group() -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
     default=None,
-    help="Write here (YAML if it ends in .yaml/.yml, else JSON); default: stdout as JSON.",
+    help="Write here (YAML if it ends in .yaml/.yml, else JSON); default (or -): stdout as JSON.",
 )
 def snapshot_command(source: Path, output: Path | None) -> None:
     """Assemble a snapshot from SOURCE: a folder of captured Kafka tool outputs (each file's
     kind is recognised from its content; files it does not read are named on stderr), one
-    capture, or a native YAML/JSON snapshot."""
+    capture, or a native YAML/JSON snapshot; - reads one capture or a native snapshot from
+    standard input."""
     from cluster_engine.ingest import load_snapshot
     from linter.report.safe import visible
 
     snapshot = load_snapshot(source)
     for unread in snapshot.unread:
         click.echo(visible(f"{unread.path}: not read: {unread.reason}"), err=True)
-    if output is not None and output.suffix.lower() in (".yaml", ".yml"):
+    if not to_stdout(output) and output is not None and output.suffix.lower() in (".yaml", ".yml"):
         import yaml
 
         text = yaml.safe_dump(snapshot.model_dump(mode="json"), sort_keys=False)
     else:
         text = snapshot.model_dump_json(indent=2)
-    write_output(text, output)
+    counts = f"{len(snapshot.nodes)} node(s), {len(snapshot.topics)} topic(s)"
+    write_output(text, output, what=f"snapshot ({counts})")
 
 
 
@@ -78,14 +83,14 @@ def snapshot_command(source: Path, output: Path | None) -> None:
 @click.option(
     "--topology",
     "topology_paths",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=click.Path(path_type=Path, dir_okay=False, exists=True, allow_dash=True),
     multiple=True,
     help="A Streams app's describe() output (repeatable; default: the config's topologies). "
     "Steps that affect an app keeping state on a topic name it. The app id is the file's "
     "[[paths]] application-id in the config, else the file name without extension.",
 )
 @output_options
-@fail_on_option
+@checking_options
 @config_option
 def check_command(
     snapshot_path: Path | None,
@@ -103,6 +108,7 @@ def check_command(
     from linter import api
     from linter.report.timeline import timeline_from_simulation
 
+    single_stdin(snapshot_path, plan_path, *topology_paths)
     config = load(config_path)
     settings = config.settings_for(plan_path)
     if snapshot_path is None:
@@ -116,7 +122,7 @@ def check_command(
     report, simulation = api.cluster_simulation(
         snapshot, plan, settings, snapshot_path=str(snapshot_path), apps=apps
     )
-    extra = {"timeline": timeline_from_simulation(simulation)} if fmt == "html" else {}
+    extra = {"timeline": timeline_from_simulation(simulation)} if wants("html", fmt) else {}
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 

@@ -19,6 +19,7 @@ from linter.cli.common import (
     effective_fail_on,
     fail_on_option,
     load,
+    rule_options,
 )
 
 
@@ -49,6 +50,7 @@ def fleet_group() -> None:
               help="What to print on stdout: a short text summary, or summary.json.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @fail_on_option
+@rule_options
 @config_option
 def scan_command(
     input_path: str, out: str, master: str | None, input_format: str, plan: str | None,

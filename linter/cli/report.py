@@ -11,11 +11,13 @@ from typing import Any
 import click
 
 from linter.cli.common import (
+    checking_options,
     config_option,
     effective_fail_on,
     emit,
-    fail_on_option,
     load,
+    single_stdin,
+    wants,
 )
 from linter.report import FORMATS
 
@@ -38,9 +40,9 @@ _FILE = click.Path(path_type=Path)
 @click.option("--plan", "plan_path", type=_FILE, default=None, help="The cluster change plan.")
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="html",
               show_default=True, help="Report format.")
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
               default=None, help="Write the report here (e.g. report.html) instead of stdout.")
-@fail_on_option
+@checking_options
 @config_option
 def report_command(
     topology_before: Path | None,
@@ -69,6 +71,8 @@ def report_command(
         raise click.UsageError(
             "nothing to report: give --topology-before/--topology-after and/or --snapshot/--plan"
         )
+    single_stdin(topology_before, topology_after, config_before, config_after, snapshot_path,
+                 plan_path)
     config = load(config_path)
     anchor = topology_after or plan_path or config_after
     settings = config.settings_for(anchor) if anchor is not None else config.settings
@@ -98,7 +102,7 @@ def report_command(
         extra.update(before=before, after=after, diff=match(before, after))
     if simulation is not None:
         extra["timeline"] = timeline_from_simulation(simulation)
-    html = extra if fmt == "html" else {}
+    html = extra if wants("html", fmt) else {}
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **html))
 
 

@@ -10,12 +10,16 @@ from pathlib import Path
 import click
 
 from linter.cli.common import (
+    checking_options,
     config_option,
+    describe_files,
     effective_fail_on,
     emit,
-    fail_on_option,
     load,
     output_options,
+    single_stdin,
+    to_stdout,
+    wants,
     write_output,
 )
 from linter.topology.model import Description
@@ -25,28 +29,33 @@ from linter.topology.parse import parse_file
 @click.command("parse")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+              default=None, help="Write here instead of standard output (- for standard output).")
 def parse_command(files: tuple[Path, ...], fmt: str, output: Path | None) -> None:
-    """Parse describe() texts and print the model (canonical text, or JSON)."""
+    """Parse describe() texts and print the model (canonical text, or JSON). - reads standard
+    input."""
     from linter.topology.render import render, to_jsonable
 
+    single_stdin(*files)
     models: list[Description] = [parse_file(f) for f in files]
     if fmt == "json":
         payload = [to_jsonable(m) for m in models]
         text = json.dumps(payload[0] if len(payload) == 1 else payload, indent=2)
     else:
         text = "".join(render(m) for m in models)
-        if output is None and sys.stdout.isatty():
+        if to_stdout(output) and sys.stdout.isatty():
             # Names are printed verbatim into files (the text must parse again), but escaped on
             # a terminal: an ESC sequence in a Processor-API name would repaint the screen.
             from linter.report.text import sanitize
 
             text = "\n".join(sanitize(line) for line in text.split("\n"))
-    write_output(text, output)
+    write_output(text, output, what="model")
 
 
 @click.command("schema")
-@click.argument("what", type=click.Choice(["topology", "report", "snapshot", "plan"]))
+@click.argument(
+    "what", type=click.Choice(["topology", "report", "snapshot", "plan", "config"])
+)
 def schema_command(what: str) -> None:
     """Print the JSON schema of a model ksafe reads or writes."""
     from linter.cli.schemas import schema_of
@@ -55,13 +64,13 @@ def schema_command(what: str) -> None:
 
 
 @click.command("lint")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--application-id", default=None, help="Name real changelog/repartition topics.")
 @output_options
-@fail_on_option
+@checking_options
 @config_option
 def lint_command(
-    files: tuple[Path, ...],
+    paths: tuple[Path, ...],
     application_id: str | None,
     fmt: str,
     output: Path | None,
@@ -69,9 +78,13 @@ def lint_command(
     config_path: Path | None,
 ) -> None:
     """Lint describe() texts: stores, repartition topics and operators left with generated
-    names (each finding gives the DSL call that names it)."""
+    names (each finding gives the DSL call that names it).
+
+    PATHS are files, directories (every *.txt below them) or - for standard input."""
     from linter import api
 
+    files = describe_files(paths)
+    single_stdin(*files)
     config = load(config_path)
     settings = config.settings_for(files[0])
     if application_id is not None:
@@ -80,7 +93,7 @@ def lint_command(
     report = api.lint_all(models, settings)
     # HTML draws the topology when there is one to draw.
     extra = {"after": models[0], "application_id": settings.application_id} if (
-        fmt == "html" and len(models) == 1) else {}
+        wants("html", fmt) and len(models) == 1) else {}
     sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
 
 
@@ -102,7 +115,7 @@ def lint_command(
 @click.option("--streams-version-before", default=None, help="Kafka Streams version running now.")
 @click.option("--streams-version-after", default=None, help="Kafka Streams version to deploy.")
 @output_options
-@fail_on_option
+@checking_options
 @config_option
 def diff_command(
     files: tuple[Path, ...],
@@ -120,7 +133,7 @@ def diff_command(
 ) -> None:
     """Judge the upgrade from BEFORE to AFTER (two describe() texts) and print a verdict and a
     deployment plan. With --config-before/--config-after, also judge the Streams configuration
-    change (the configs can be checked without topologies)."""
+    change (the configs can be checked without topologies). - stands for standard input."""
     from linter import api
     from linter.topology.streams_config import parse_properties_file
 
@@ -140,6 +153,7 @@ def diff_command(
     before, after = files if files else (None, None)
     if (before is None) != (after is None):
         raise click.UsageError("give both BEFORE and AFTER, or neither (config-only diff)")
+    single_stdin(before, after, config_before, config_after)
     config = load(config_path)
     anchor = after or config_after or config_before
     settings = config.settings_for(anchor) if anchor is not None else config.settings
@@ -164,7 +178,7 @@ def diff_command(
         streams_version_after=streams_version_after,
     )
     extra = {}
-    if fmt == "html" and before_model is not None and after_model is not None:
+    if wants("html", fmt) and before_model is not None and after_model is not None:
         from linter.topology.diff import diff as match
 
         extra = {"before": before_model, "after": after_model,

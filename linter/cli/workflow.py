@@ -14,12 +14,15 @@ import click
 
 from linter import api
 from linter.cli.common import (
+    checking_options,
     config_option,
+    describe_files,
     effective_fail_on,
     emit,
-    fail_on_option,
     load,
     output_options,
+    rule_options,
+    say,
     write_output,
 )
 from linter.config import Config
@@ -95,7 +98,12 @@ def git_base_report(
 
 
 def _with_revisions(report: Report, found: Sequence[FileChange]) -> Report:
-    """The report knowing which ``path@REV`` labels name a file at a revision."""
+    """The report knowing which ``path@REV`` labels name a file at a revision; each rename
+    followed is said on stderr (the findings name the new file only)."""
+    for change in found:
+        if change.status == "renamed":
+            old = change.old_shown or change.old_path
+            say(f"followed the rename of {old} to {change.path} (since {change.revision})")
     revisions = {c.label_before: c.old_file for c in found if c.old_file is not None}
     return report.model_copy(update={"revisions": revisions})
 
@@ -293,7 +301,9 @@ def _try_parse(text: str, label: str) -> Description | None:
     is_flag=True,
     help="Append the entries to the configuration file (or create ksafe.toml here).",
 )
-@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=None)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+              default=None, help="Write the entries here instead of standard output.")
+@rule_options
 @config_option
 def baseline_command(
     paths: tuple[str, ...],
@@ -325,27 +335,21 @@ def baseline_command(
         expires=expiry,
         table=table_for(target),
     )
+    count = sum(line.startswith("[[") for line in text.splitlines())
+    if not count:
+        say("nothing to baseline: no finding that is not acknowledged already")
+        if write:
+            return
     if write:
         append_to(target, text)
-        count = text.count("[[")
-        click.echo(f"ksafe: {count} acknowledgement(s) appended to {target}", err=True)
+        say(f"{count} acknowledgement(s) appended to {target}")
     else:
-        write_output(text, output)
+        write_output(text, output, what=f"{count} acknowledgement(s)")
 
 
 def lint_report(paths: Sequence[str], config: Config) -> Report:
     """Every describe() file under ``paths`` linted, as one report."""
-    files: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if not path.is_dir():
-            files.append(path)
-            continue
-        # a directory stands for the describe() texts below it, as with --git-base
-        found = sorted(f for f in path.rglob("*.txt") if not f.name.startswith("."))
-        if not found:
-            raise UnreadableInput(p, "no *.txt describe() file inside; nothing checked")
-        files += found
+    files = describe_files(paths)
     findings: list[Finding] = []
     for f in files:
         findings += _lint_findings(parse_file(f), config.settings_for(f))
@@ -460,7 +464,7 @@ def _anchored_plan(finding: Finding, plan: str) -> Finding:
     help="Snapshot for every plan (default: the configuration's snapshot for each plan).",
 )
 @output_options
-@fail_on_option
+@checking_options
 @config_option
 def check_plans_command(
     plans: tuple[Path, ...],

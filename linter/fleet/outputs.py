@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from linter.report.json import FORMAT_VERSION, schema_id
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
@@ -180,6 +182,8 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
         key = r["verdict"] or "none"
         verdicts[key] = verdicts.get(key, 0) + int(r["apps"])
     summary: dict[str, Any] = {
+        "$schema": schema_id("fleet-summary"),
+        "format_version": FORMAT_VERSION,
         "input": options.input,
         "plan": options.plan,
         "rows_in": sum(int(r["descriptions"] or 0) for r in stats),

@@ -36,7 +36,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
-from linter.inputs import read_bytes
+from linter.inputs import label, read_bytes
 from linter.topology import margin, parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
@@ -372,9 +372,11 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
 
 
 def parse_file(path: str | Path) -> Description:
-    """Read and parse a file: UTF-8 with or without BOM, or UTF-16 with a BOM."""
+    """Read and parse a file (``-``: standard input): UTF-8 with or without BOM, or UTF-16 with
+    a BOM."""
     p = Path(path)
-    return parse(decode(read_bytes(p), str(p)), str(p))
+    name = label(p)
+    return parse(decode(read_bytes(p), name), name)
 
 
 def decode(data: bytes, path: str = "<bytes>") -> str:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from linter.inputs import read_bytes
+from linter.inputs import label, read_bytes
 from linter.topology.errors import StreamsConfigError
 from linter.topology.parse import decode
 from linter.topology.parse_nodes import quote
@@ -198,7 +198,7 @@ def parse_properties(text: str, path: str = "<properties>") -> StreamsConfig:
 
 def parse_properties_file(path: str | Path) -> StreamsConfig:
     p = Path(path)
-    return parse_properties(decode(read_bytes(p), str(p)), str(p))
+    return parse_properties(decode(read_bytes(p), label(p)), label(p))
 
 
 def diff_configs(

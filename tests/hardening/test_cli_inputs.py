@@ -52,7 +52,6 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # Every file argument of every command; BAD stands for the path under test.
 COMMANDS = [
     ["parse", "BAD"],
-    ["lint", "BAD"],
     ["diff", "BAD", "after.txt"],
     ["diff", "before.txt", "BAD"],
     ["diff", "--config-before", "app.properties", "--config-after", "BAD"],
@@ -70,6 +69,7 @@ FOLDER_OK_COMMANDS = [
     ["cluster", "snapshot", "BAD"],
     ["cluster", "check", "--snapshot", "BAD", "--plan", "plan.yaml"],
     ["baseline", "BAD"],
+    ["lint", "BAD"],
 ]
 KINDS = {
     "missing": "no such file or directory",
@@ -115,14 +115,15 @@ def test_an_error_quoting_a_huge_name_is_cut(workdir: Path) -> None:
 # --- nothing checked ------------------------------------------------------------------------
 
 
-def test_baseline_of_a_folder_without_describe_texts_says_nothing_was_checked(
+def test_baseline_or_lint_of_a_folder_without_describe_texts_says_nothing_was_checked(
     workdir: Path,
 ) -> None:
     (workdir / "empty").mkdir()
     (workdir / "notes").mkdir()
     (workdir / "notes" / "README.md").write_text("not a topology\n")
     for folder in ("empty", "notes"):
-        _one_line(_run(["baseline", folder]), f"{folder}: no *.txt describe() file inside")
+        for command in ("baseline", "lint"):
+            _one_line(_run([command, folder]), f"{folder}: no *.txt describe() file inside")
 
 
 @pytest.mark.parametrize(

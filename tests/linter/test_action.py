@@ -76,33 +76,80 @@ def test_explicit_base_and_missing_target(checkout: tuple[Repo, str], tmp_path: 
     assert "::error title=ksafe::no base revision" in done.stdout
 
 
-def test_run_step_invokes_ksafe_three_ways(checkout: tuple[Repo, str], tmp_path: Path) -> None:
+STUB = """#!/usr/bin/env python3
+import sys
+from pathlib import Path
+with open(sys.argv[0] + ".log", "a") as log:
+    log.write("\\n".join(sys.argv[1:]) + "\\n")
+args = sys.argv[1:]
+for i, arg in enumerate(args):
+    if arg == "--also-write":
+        fmt, _, file = args[i + 1].partition("=")
+        Path(file).write_text('{"verdict": "unsafe"}' if fmt == "json" else fmt + " report")
+sys.exit(1)
+"""
+
+
+def test_run_step_runs_ksafe_once_for_every_format(
+    checkout: tuple[Repo, str], tmp_path: Path
+) -> None:
     work, _ = checkout
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    log = tmp_path / "calls"
-    stub = bin_dir / "ksafe"
-    stub.write_text(f'#!/bin/sh\necho "$*" >> {log}\n')
+    stub = tmp_path / "bin" / "ksafe"
+    stub.parent.mkdir()
+    stub.write_text(STUB)
     stub.chmod(stub.stat().st_mode | stat.S_IEXEC)
-    summary = tmp_path / "summary.md"
+    summary, output = tmp_path / "summary.md", tmp_path / "output"
+    summary.write_text("before\n")
     done = run_step(
         steps()["Run ksafe"],
         work.root,
         {
-            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "KSAFE": str(stub),
             "BASE": "abc123",
-            "PATHS": "topology apps/x.txt",
+            "PATHS": "topology\napps/with space.txt\n",
             "FAIL_ON": "warning",
             "CONFIG": "",
-            "SARIF_FILE": "out.sarif",
+            "SARIF_FILE": "out dir.sarif",
             "SUMMARY": "true",
             "GITHUB_STEP_SUMMARY": str(summary),
+            "GITHUB_OUTPUT": str(output),
+            "WORK": str(tmp_path),
         },
     )
-    assert done.returncode == 0, done.stderr
-    assert log.read_text().splitlines() == [
-        "diff --git-base abc123 --format markdown --fail-on never topology apps/x.txt",
-        "diff --git-base abc123 --format sarif --output out.sarif --fail-on never "
-        "topology apps/x.txt",
-        "diff --git-base abc123 --format github --fail-on warning topology apps/x.txt",
+    assert done.returncode == 1, done.stderr  # ksafe's own exit code
+    assert Path(f"{stub}.log").read_text().splitlines() == [
+        "diff", "--git-base", "abc123", "--format", "github",
+        "--also-write", f"json={tmp_path}/ksafe-report.json",
+        "--fail-on", "warning",
+        "--also-write", "sarif=out dir.sarif",
+        "--also-write", f"markdown={tmp_path}/ksafe-summary.md",
+        "--", "topology", "apps/with space.txt",
     ]
+    assert summary.read_text() == "before\nmarkdown report"
+    assert output.read_text().splitlines() == ["verdict=unsafe", "sarif-file=out dir.sarif"]
+    assert (work.root / "out dir.sarif").read_text() == "sarif report"
+
+
+def test_one_line_of_paths_is_split_at_spaces(checkout: tuple[Repo, str], tmp_path: Path) -> None:
+    work, _ = checkout
+    stub = tmp_path / "ksafe"
+    stub.write_text(STUB.replace("sys.exit(1)", "sys.exit(0)"))
+    stub.chmod(stub.stat().st_mode | stat.S_IEXEC)
+    output = tmp_path / "output"
+    env = {"KSAFE": str(stub), "BASE": "b", "PATHS": "a.txt b", "FAIL_ON": "", "CONFIG": "",
+           "SARIF_FILE": "", "SUMMARY": "false", "GITHUB_OUTPUT": str(output),
+           "WORK": str(tmp_path)}
+    done = run_step(steps()["Run ksafe"], work.root, env)
+    assert done.returncode == 0, done.stderr
+    assert Path(f"{stub}.log").read_text().splitlines()[-3:] == ["--", "a.txt", "b"]
+    assert output.read_text().splitlines() == ["verdict=unsafe", "sarif-file="]
+
+
+def test_the_caller_s_python_is_left_alone_unless_asked() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    setup = [s for s in action["runs"]["steps"] if "setup-python" in s.get("uses", "")]
+    assert [s["if"] for s in setup] == ["inputs.python-version != ''"]
+    assert action["inputs"]["python-version"]["default"] == ""
+    install = steps()["Install ksafe"]["run"]
+    assert "-m venv" in install
+    assert set(action["outputs"]) == {"base", "verdict", "sarif-file"}

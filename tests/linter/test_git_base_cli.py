@@ -72,6 +72,11 @@ def test_new_file_is_linted_and_deleted_file_reported(
 
 def test_renamed_file_is_followed(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
     repo.git("mv", "topology/word-count.txt", "topology/wc.txt")
+    assert main(["diff", "--git-base", "HEAD", "topology/wc.txt"]) == 0
+    err = capsys.readouterr().err
+    assert "followed the rename of topology/word-count.txt to topology/wc.txt (since HEAD)" in err
+    assert main(["diff", "-q", "--git-base", "HEAD", "topology/wc.txt"]) == 0
+    assert capsys.readouterr().err == ""
     code, report = run_json(capsys, "--git-base", "HEAD", "topology/wc.txt")
     assert (code, report["findings"]) == (0, [])
     repo.write("topology/wc.txt", example("word-count-v2.txt"))

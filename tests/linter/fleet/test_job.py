@@ -155,6 +155,8 @@ def test_outputs_exist_and_dashboard_is_self_contained(
 ) -> None:
     out, _, summary = scanned
     assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == summary
+    assert summary["$schema"] == "urn:ksafe:schema:fleet-summary:1"
+    assert summary["format_version"] == 1
     html = (out / "dashboard.html").read_text(encoding="utf-8")
     assert "customer-totals" in html
     assert "orders-enriched" in html

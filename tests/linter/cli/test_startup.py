@@ -1,0 +1,93 @@
+"""``ksafe --version`` and ``--help`` import no model, rule, parser or cluster engine; the
+group's help lists every command from its summary table; a closed pipe ends a run quietly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.utils import make_default_short_help
+
+from linter.cli import ALLOW_OUTSIDE_FLAG, ksafe
+from linter.cli.group import COMMANDS, EXIT_BROKEN_PIPE, load_command
+
+ROOT = Path(__file__).resolve().parents[3]
+HEAVY = ("rules", "cluster_engine", "lark", "pydantic", "linter.api", "linter.topology")
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+        cwd=ROOT, check=False, timeout=120,
+    )
+
+
+@pytest.mark.parametrize("argv", [[], ["--version"], ["--help"]], ids=str)
+def test_the_group_imports_nothing_heavy(argv: list[str]) -> None:
+    program = (
+        "import sys\n"
+        "import linter.cli\n"
+        "if sys.argv[1:]:\n"
+        "    linter.cli.main(sys.argv[1:])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'rules', 'cluster_engine',"
+        " 'lark', 'pydantic'} or m.startswith(('linter.api', 'linter.topology')))\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    done = _python(program, *argv)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stderr, done.stderr
+    if argv == ["--help"]:
+        assert all(name in done.stdout for name in COMMANDS)
+
+
+def test_a_command_still_imports_what_it_needs() -> None:
+    done = _python(
+        "import sys, linter.cli\nlinter.cli.main(['rules', '--format', 'json'])\n"
+        "print('rules.catalogue' in sys.modules, file=sys.stderr)"
+    )
+    assert done.stdout.startswith("[")
+    assert done.stderr.strip().endswith("True")
+
+
+def test_summaries_in_the_table_are_the_commands_own() -> None:
+    for name, entry in COMMANDS.items():
+        command = load_command(name)
+        for width in (30, 60, 200):
+            assert make_default_short_help(entry.summary, width) == (
+                command.get_short_help_str(width)), name
+
+
+def test_help_lists_every_command() -> None:
+    with click.Context(ksafe) as ctx:
+        assert ksafe.list_commands(ctx) == sorted(COMMANDS)
+        assert all(ksafe.get_command(ctx, name) is not None for name in COMMANDS)
+        assert ksafe.get_command(ctx, "nonsense") is None
+
+
+def test_the_allow_outside_flag_is_the_configuration_s() -> None:
+    from linter.config import ALLOW_OUTSIDE_FLAG as configured
+
+    assert configured == ALLOW_OUTSIDE_FLAG
+
+
+@pytest.mark.parametrize("command", [["rules"], ["explain", "KS201"], ["schema", "config"]])
+def test_a_closed_pipe_ends_the_run_quietly(command: list[str]) -> None:
+    """``ksafe rules | head -1``: the reader has gone before ksafe writes (its end of the pipe
+    closed first, so the outcome does not depend on timing)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "linter.cli", *command], stdout=write_end,
+            stderr=subprocess.PIPE, env=env, cwd=ROOT, check=False, timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr.decode() == ""
+    assert done.returncode == EXIT_BROKEN_PIPE
