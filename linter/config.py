@@ -47,10 +47,11 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from linter.api import Acknowledgement, Settings
 from linter.inputs import quote, read_bytes
+from linter.settings import Settings
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
+from rules.workflow.acknowledgements import Acknowledgement
 
 CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "info", "never")

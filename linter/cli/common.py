@@ -4,36 +4,24 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
 
-from cluster_engine.errors import ClusterInputError
-from linter.api import Settings
-from linter.config import Config, ConfigError, load_config
+from linter.api import INPUT_ERRORS, Result, Settings, Severity, UsageProblem
+from linter.config import Config, load_config
 from linter.gitbase import GitError, repo_root
-from linter.inputs import MalformedInput
 from linter.report import FORMATS, render
 from linter.report.locations import PathBase
 from linter.report.model import Report
-from linter.topology.parse import TopologyParseError
-from linter.topology.streams_config import StreamsConfigError
-from rules.framework import Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Errors a user can cause with their input: printed as one line (``path:line:col: ...``), exit 2.
-USER_ERRORS: tuple[type[Exception], ...] = (
-    TopologyParseError,
-    StreamsConfigError,
-    ClusterInputError,
-    ConfigError,
-    GitError,
-    MalformedInput,
-    OSError,
-)
+USER_ERRORS: tuple[type[Exception], ...] = (*INPUT_ERRORS, OSError)
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -158,12 +146,26 @@ def path_base() -> PathBase:
     return PathBase(root=root, cwd=here)
 
 
-def emit(
-    report: Report, fmt: str, output: Path | None, fail_on: Severity | None, **html: Any
-) -> int:
-    """Render and write ``report``; return the exit code (0 or 1) for ``fail_on``. ``html``:
-    extra context for the HTML renderer (diagrams, timeline)."""
+@contextmanager
+def usage_problems() -> Iterator[None]:
+    """What the library finds missing from the inputs and the configuration together, said as
+    the command's usage error."""
+    try:
+        yield
+    except UsageProblem as problem:
+        raise click.UsageError(str(problem)) from None
+
+
+def emit(result: Result | Report, fmt: str, output: Path | None, fail_on: Severity | None) -> int:
+    """Render and write a check's ``result``; return the exit code (0 or 1) for ``fail_on``.
+    Its notices (inputs skipped) go to stderr first."""
+    if isinstance(result, Report):
+        result = Result(result)
+    for notice in result.notices:
+        from linter.report.safe import visible
+
+        click.echo(f"ksafe: {visible(notice)}", err=True)
     color = output is None and fmt == "text" and should_color()
     base = path_base() if fmt in ("sarif", "github") else None
-    write_output(render(report, fmt, color=color, base=base, **html), output)
-    return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
+    write_output(render(result, fmt, color=color, base=base), output)
+    return EXIT_FINDINGS if result.report.fails(fail_on) else EXIT_OK
