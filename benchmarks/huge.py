@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from linter.report.result import Result
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.hardening.generators import log_text, topics_describe_text, topology_text
@@ -208,7 +210,7 @@ def html_figures(sizes: list[int]) -> None:
         after = parse(topology_text(n, "many", offset=1), "after.txt")
         report = api.diff(before, after)
         start = time.process_time()
-        html = render_html(report, before=before, after=after, diff=match(before, after))
+        html = render_html(Result(report, before=before, after=after, diff=match(before, after)))
         seconds = time.process_time() - start
         mode = "folded" if 'class="fold' in html else "drawn"
         print(f"  {n:>12,} {seconds:>9.2f} {len(html.encode()) / 1e6:>9.1f} {mode:>8}",

@@ -48,10 +48,11 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
-from linter.api import Acknowledgement, Settings
 from linter.inputs import quote, read_bytes
+from linter.settings import Settings
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
+from rules.workflow.acknowledgements import Acknowledgement
 
 CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "info", "never")

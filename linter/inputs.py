@@ -23,7 +23,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -496,3 +496,20 @@ def check_nesting(text: str, path: str, limit: int = MAX_DEPTH) -> None:
                 )
         else:
             depth = max(depth - 1, 0)
+
+
+def describe_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The describe() files ``paths`` stand for: a file (or ``-``) for itself, a directory for
+    every ``*.txt`` below it (dot-files left out), as ``baseline`` and ``--git-base`` read them.
+    A directory without one is an error: nothing would be checked."""
+    files: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if str(p) == STDIN or not path.is_dir():
+            files.append(path)
+            continue
+        found = sorted(f for f in path.rglob("*.txt") if not f.name.startswith("."))
+        if not found:
+            raise UnreadableInput(p, "no *.txt describe() file inside; nothing checked")
+        files += found
+    return files

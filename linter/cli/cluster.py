@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import glob
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -19,13 +16,9 @@ from linter.cli.common import (
     output_options,
     single_stdin,
     to_stdout,
-    wants,
+    usage_problems,
     write_output,
 )
-
-if TYPE_CHECKING:
-    from linter.config import Config
-    from linter.topology.model import Description
 
 
 @click.group("cluster")
@@ -47,10 +40,10 @@ def snapshot_command(source: Path, output: Path | None) -> None:
     kind is recognised from its content; files it does not read are named on stderr), one
     capture, or a native YAML/JSON snapshot; - reads one capture or a native snapshot from
     standard input."""
-    from cluster_engine.ingest import load_snapshot
+    from linter import api
     from linter.report.safe import visible
 
-    snapshot = load_snapshot(source)
+    snapshot = api.read_snapshot(source)
     for unread in snapshot.unread:
         click.echo(visible(f"{unread.path}: not read: {unread.reason}"), err=True)
     if not to_stdout(output) and output is not None and output.suffix.lower() in (".yaml", ".yml"):
@@ -103,43 +96,14 @@ def check_command(
 ) -> None:
     """Simulate the change PLAN on the cluster SNAPSHOT step by step and report what would be
     refused, lose data, block producers or hang, each finding at its plan step and line."""
-    from cluster_engine.ingest import load_snapshot
-    from cluster_engine.plan import load_plan
     from linter import api
-    from linter.report.timeline import timeline_from_simulation
 
     single_stdin(snapshot_path, plan_path, *topology_paths)
-    config = load(config_path)
-    settings = config.settings_for(plan_path)
-    if snapshot_path is None:
-        configured = config.for_path(plan_path).snapshot
-        if configured is None:
-            raise click.UsageError("give --snapshot (or set snapshot in the configuration)")
-        snapshot_path = Path(configured)
-    plan = load_plan(plan_path)
-    snapshot = load_snapshot(snapshot_path)
-    apps = streams_apps(config, topology_paths)
-    report, simulation = api.cluster_simulation(
-        snapshot, plan, settings, snapshot_path=str(snapshot_path), apps=apps
-    )
-    extra = {"timeline": timeline_from_simulation(simulation)} if wants("html", fmt) else {}
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
-
-
-def streams_apps(config: Config, files: Sequence[Path] = ()) -> list[tuple[str, Description]]:
-    """The Streams apps on the cluster: ``files`` (``--topology``), else the config's
-    ``topologies`` globs; each app's id is its file's ``[[paths]]`` application-id, else the
-    file name without extension."""
-    from linter.topology.parse import parse_file
-
-    chosen = list(files)
-    if not chosen:
-        for pattern in config.topologies:
-            found = sorted(Path(p) for p in glob.glob(pattern) if Path(p).is_file())
-            if not found:
-                raise click.UsageError(f"the configured topologies glob {pattern} matches no file")
-            chosen += found
-    return [(config.for_path(f).application_id or f.stem, parse_file(f)) for f in chosen]
+    with usage_problems():
+        result = api.check_plan(
+            plan_path, load(config_path), snapshot=snapshot_path, topologies=topology_paths
+        )
+    sys.exit(emit(result, fmt, output, effective_fail_on(fail_on, result.settings)))
 
 
 COMMANDS: tuple[click.Command, ...] = (cluster_group,)

@@ -10,39 +10,29 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
 
-from cluster_engine.errors import ClusterInputError
-from linter.api import Settings
+from linter.api import INPUT_ERRORS, Result, Settings, Severity, UsageProblem
 from linter.cli.group import EXIT_USAGE as EXIT_USAGE
 from linter.cli.group import KsafeGroup as KsafeGroup
-from linter.config import Config, ConfigError, load_config, resolve_rules
+from linter.config import Config, load_config, resolve_rules
 from linter.gitbase import GitError, repo_root
-from linter.inputs import STDIN, MalformedInput, UnreadableInput
+from linter.inputs import STDIN
+from linter.inputs import describe_files as describe_files
 from linter.report import FORMATS, render
 from linter.report.locations import PathBase
 from linter.report.model import Report
-from linter.topology.parse import TopologyParseError
-from linter.topology.streams_config import StreamsConfigError
-from rules.framework import Severity
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Errors a user can cause with their input: printed as one line (``path:line:col: ...``), exit 2.
-USER_ERRORS: tuple[type[Exception], ...] = (
-    TopologyParseError,
-    StreamsConfigError,
-    ClusterInputError,
-    ConfigError,
-    GitError,
-    MalformedInput,
-    OSError,
-)
+USER_ERRORS: tuple[type[Exception], ...] = (*INPUT_ERRORS, OSError)
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -303,42 +293,39 @@ def wants(fmt: str, main: str) -> bool:
     return main == fmt or any(f == fmt for f, _ in _meta(_ALSO, ()))
 
 
-def emit(
-    report: Report, fmt: str, output: Path | None, fail_on: Severity | None, **html: Any
-) -> int:
-    """Render and write ``report`` in ``fmt`` to ``output`` and in each ``--also-write`` format
-    to its file; return the exit code (0 or 1) for ``fail_on``. ``html``: extra context for the
-    HTML renderer (diagrams, timeline)."""
+@contextmanager
+def usage_problems() -> Iterator[None]:
+    """What the library finds missing from the inputs and the configuration together, said as
+    the command's usage error."""
+    try:
+        yield
+    except UsageProblem as problem:
+        raise click.UsageError(str(problem)) from None
+
+
+def emit(result: Result | Report, fmt: str, output: Path | None, fail_on: Severity | None) -> int:
+    """Render and write a check's ``result`` in ``fmt`` to ``output`` and in each
+    ``--also-write`` format to its file; return the exit code (0 or 1) for ``fail_on``. Its
+    notices (inputs skipped) go to stderr first."""
+    if isinstance(result, Report):
+        result = Result(result)
     targets: list[tuple[str, Path | None]] = [(fmt, output), *_meta(_ALSO, ())]
     if sum(to_stdout(out) for _, out in targets) > 1:
         raise click.UsageError("only one output can be standard output (-o FILE, or FORMAT=FILE)")
+    for notice in result.notices:
+        from linter.report.safe import visible
+
+        click.echo(f"ksafe: {visible(notice)}", err=True)
+    for done in result.done:
+        say(done)
     for kind, out in targets:
         color = to_stdout(out) and kind == "text" and should_color()
         base = path_base() if kind in ("sarif", "github") else None
-        extra = html if kind == "html" else {}
-        write_output(render(report, kind, color=color, base=base, **extra), out,
-                     what=f"{kind} report")
-    return EXIT_FINDINGS if report.fails(fail_on) else EXIT_OK
+        write_output(render(result, kind, color=color, base=base), out, what=f"{kind} report")
+    return EXIT_FINDINGS if result.report.fails(fail_on) else EXIT_OK
 
 
 def single_stdin(*paths: Path | str | None) -> None:
     """Standard input can be read once: refuse ``-`` given for two inputs."""
     if sum(1 for p in paths if p is not None and str(p) == STDIN) > 1:
         raise click.UsageError("standard input (-) can stand for one input only")
-
-
-def describe_files(paths: Sequence[str | Path]) -> list[Path]:
-    """The describe() files ``paths`` stand for: a file (or ``-``) for itself, a directory for
-    every ``*.txt`` below it (dot-files left out), as ``baseline`` and ``--git-base`` read them.
-    A directory without one is an error: nothing would be checked."""
-    files: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if str(p) == STDIN or not path.is_dir():
-            files.append(path)
-            continue
-        found = sorted(f for f in path.rglob("*.txt") if not f.name.startswith("."))
-        if not found:
-            raise UnreadableInput(p, "no *.txt describe() file inside; nothing checked")
-        files += found
-    return files

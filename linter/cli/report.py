@@ -4,9 +4,7 @@ application and the cluster it runs on."""
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -17,7 +15,6 @@ from linter.cli.common import (
     emit,
     load,
     single_stdin,
-    wants,
 )
 from linter.report import FORMATS
 
@@ -35,6 +32,8 @@ _FILE = click.Path(path_type=Path)
               help="Streams .properties of the running version.")
 @click.option("--config-after", type=_FILE, default=None,
               help="Streams .properties of the new version.")
+@click.option("--streams-version-before", default=None, help="Kafka Streams version running now.")
+@click.option("--streams-version-after", default=None, help="Kafka Streams version to deploy.")
 @click.option("--snapshot", "snapshot_path", type=_FILE,
               default=None, help="The cluster: a YAML/JSON snapshot or a folder of captures.")
 @click.option("--plan", "plan_path", type=_FILE, default=None, help="The cluster change plan.")
@@ -50,6 +49,8 @@ def report_command(
     application_id: str | None,
     config_before: Path | None,
     config_after: Path | None,
+    streams_version_before: str | None,
+    streams_version_after: str | None,
     snapshot_path: Path | None,
     plan_path: Path | None,
     fmt: str,
@@ -61,7 +62,6 @@ def report_command(
     configs) and a cluster change plan (--snapshot/--plan) together: one verdict, one runbook,
     the topology diagrams and the step-by-step cluster timeline in one report."""
     from linter import api
-    from linter.topology.parse import parse_file
 
     if (topology_before is None) != (topology_after is None):
         raise click.UsageError("give both --topology-before and --topology-after, or neither")
@@ -73,37 +73,19 @@ def report_command(
         )
     single_stdin(topology_before, topology_after, config_before, config_after, snapshot_path,
                  plan_path)
-    config = load(config_path)
-    anchor = topology_after or plan_path or config_after
-    settings = config.settings_for(anchor) if anchor is not None else config.settings
-    if application_id is not None:
-        settings = replace(settings, application_id=application_id)
-
-    from cluster_engine.ingest import load_snapshot
-    from cluster_engine.plan import load_plan
-    from linter.report.timeline import timeline_from_simulation
-    from linter.topology.diff import diff as match
-    from linter.topology.streams_config import parse_properties_file
-
-    before = parse_file(topology_before) if topology_before is not None else None
-    after = parse_file(topology_after) if topology_after is not None else None
-    report, simulation = api.release(
-        settings,
-        before=before,
-        after=after,
-        streams_before=parse_properties_file(config_before) if config_before else None,
-        streams_after=parse_properties_file(config_after) if config_after else None,
-        snapshot=load_snapshot(snapshot_path) if snapshot_path is not None else None,
-        plan=load_plan(plan_path) if plan_path is not None else None,
-        snapshot_path=str(snapshot_path) if snapshot_path is not None else None,
+    result = api.check_release(
+        load(config_path),
+        topology_before=topology_before,
+        topology_after=topology_after,
+        application_id=application_id,
+        config_before=config_before,
+        config_after=config_after,
+        streams_version_before=streams_version_before,
+        streams_version_after=streams_version_after,
+        snapshot=snapshot_path,
+        plan=plan_path,
     )
-    extra: dict[str, Any] = {"application_id": settings.application_id}
-    if before is not None and after is not None:
-        extra.update(before=before, after=after, diff=match(before, after))
-    if simulation is not None:
-        extra["timeline"] = timeline_from_simulation(simulation)
-    html = extra if wants("html", fmt) else {}
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **html))
+    sys.exit(emit(result, fmt, output, effective_fail_on(fail_on, result.settings)))
 
 
 COMMANDS: tuple[click.Command, ...] = (report_command,)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -19,11 +18,8 @@ from linter.cli.common import (
     output_options,
     single_stdin,
     to_stdout,
-    wants,
     write_output,
 )
-from linter.topology.model import Description
-from linter.topology.parse import parse_file
 
 
 @click.command("parse")
@@ -34,15 +30,14 @@ from linter.topology.parse import parse_file
 def parse_command(files: tuple[Path, ...], fmt: str, output: Path | None) -> None:
     """Parse describe() texts and print the model (canonical text, or JSON). - reads standard
     input."""
-    from linter.topology.render import render, to_jsonable
+    from linter import api
 
     single_stdin(*files)
-    models: list[Description] = [parse_file(f) for f in files]
+    models = api.parse_topologies(files)
     if fmt == "json":
-        payload = [to_jsonable(m) for m in models]
-        text = json.dumps(payload[0] if len(payload) == 1 else payload, indent=2)
+        text = api.topology_json(models)
     else:
-        text = "".join(render(m) for m in models)
+        text = api.topology_text(models)
         if to_stdout(output) and sys.stdout.isatty():
             # Names are printed verbatim into files (the text must parse again), but escaped on
             # a terminal: an ESC sequence in a Processor-API name would repaint the screen.
@@ -58,7 +53,7 @@ def parse_command(files: tuple[Path, ...], fmt: str, output: Path | None) -> Non
 )
 def schema_command(what: str) -> None:
     """Print the JSON schema of a model ksafe reads or writes."""
-    from linter.cli.schemas import schema_of
+    from linter.api import schema_of
 
     click.echo(json.dumps(schema_of(what), indent=2, sort_keys=True))
 
@@ -85,16 +80,8 @@ def lint_command(
 
     files = describe_files(paths)
     single_stdin(*files)
-    config = load(config_path)
-    settings = config.settings_for(files[0])
-    if application_id is not None:
-        settings = replace(settings, application_id=application_id)
-    models = [parse_file(f) for f in files]
-    report = api.lint_all(models, settings)
-    # HTML draws the topology when there is one to draw.
-    extra = {"after": models[0], "application_id": settings.application_id} if (
-        wants("html", fmt) and len(models) == 1) else {}
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
+    result = api.check_lint(files, load(config_path), application_id=application_id)
+    sys.exit(emit(result, fmt, output, effective_fail_on(fail_on, result.settings)))
 
 
 @click.command("diff")
@@ -135,7 +122,6 @@ def diff_command(
     deployment plan. With --config-before/--config-after, also judge the Streams configuration
     change (the configs can be checked without topologies). - stands for standard input."""
     from linter import api
-    from linter.topology.streams_config import parse_properties_file
 
     if pre_commit:
         from linter.cli.workflow import run_pre_commit
@@ -155,45 +141,28 @@ def diff_command(
         raise click.UsageError("give both BEFORE and AFTER, or neither (config-only diff)")
     single_stdin(before, after, config_before, config_after)
     config = load(config_path)
-    anchor = after or config_after or config_before
-    settings = config.settings_for(anchor) if anchor is not None else config.settings
-    paths = config.for_path(anchor) if anchor is not None else None
-    if config_before is None and paths is not None and paths.properties_before:
-        config_before = Path(paths.properties_before)
-    if config_after is None and paths is not None and paths.properties_after:
-        config_after = Path(paths.properties_after)
     if before is None and config_before is None and config_after is None:
         raise click.UsageError("nothing to compare: give BEFORE AFTER and/or --config-before/after")
-    if application_id is not None:
-        settings = replace(settings, application_id=application_id)
-    before_model = parse_file(before) if before is not None else None
-    after_model = parse_file(after) if after is not None else None
-    report = api.diff(
-        before_model,
-        after_model,
-        settings,
-        streams_before=parse_properties_file(config_before) if config_before else None,
-        streams_after=parse_properties_file(config_after) if config_after else None,
+    result = api.check_diff(
+        before,
+        after,
+        config,
+        application_id=application_id,
+        config_before=config_before,
+        config_after=config_after,
         streams_version_before=streams_version_before,
         streams_version_after=streams_version_after,
     )
-    extra = {}
-    if wants("html", fmt) and before_model is not None and after_model is not None:
-        from linter.topology.diff import diff as match
-
-        extra = {"before": before_model, "after": after_model,
-                 "diff": match(before_model, after_model),
-                 "application_id": settings.application_id}
-    sys.exit(emit(report, fmt, output, effective_fail_on(fail_on, settings), **extra))
+    sys.exit(emit(result, fmt, output, effective_fail_on(fail_on, result.settings)))
 
 
 @click.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 def rules_command(fmt: str) -> None:
     """List every rule: id, name, default severity, impact and summary."""
-    from rules.catalogue import ALL_RULES
+    from linter import api
 
-    rows = [(r.id, r.name, r.severity.value, r.impact.value, r.summary) for r in ALL_RULES]
+    rows = [(r.id, r.name, r.severity.value, r.impact.value, r.summary) for r in api.rules()]
     if fmt == "json":
         keys = ("id", "name", "severity", "impact", "summary")
         click.echo(json.dumps([dict(zip(keys, row, strict=True)) for row in rows], indent=2))
@@ -209,10 +178,9 @@ def rules_command(fmt: str) -> None:
 @click.argument("rule_ref", metavar="RULE")
 def explain_command(rule_ref: str) -> None:
     """Print a rule's documentation (by id, e.g. KS201, or name, e.g. store-renamed)."""
-    from rules.catalogue import ALL_RULES
-    from rules.framework import find_rule
+    from linter import api
 
-    found = find_rule(ALL_RULES, rule_ref)
+    found = api.rule(rule_ref)
     if found is None:
         raise click.BadParameter(f"no rule {rule_ref!r} (see ksafe rules)", param_hint="RULE")
     click.echo(f"{found.id} {found.name} ({found.severity.value}, {found.impact.value})\n")

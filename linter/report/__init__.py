@@ -1,14 +1,15 @@
-"""Renderers of the one :class:`~linter.report.model.Report` model, and :func:`render`, which picks
-one by format name. Each format's module is imported only when asked for."""
+"""Renderers of the one :class:`~linter.report.model.Report` model (HTML: of the whole
+:class:`~linter.report.result.Result`), and :func:`render`, which picks one by format name.
+Each format's module is imported only when asked for."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
 
 from linter.report.locations import PathBase
 from linter.report.model import Report
+from linter.report.result import Result
 
 FORMATS: tuple[str, ...] = ("text", "json", "sarif", "github", "markdown", "html")
 
@@ -39,22 +40,22 @@ def renderer(fmt: str) -> Callable[..., str]:
 
 
 def render(
-    report: Report,
+    result: Result | Report,
     fmt: str,
     *,
     color: bool = False,
     base: PathBase | None = None,
-    **html: Any,
 ) -> str:
-    """The whole output of ``report`` in format ``fmt``. ``color`` only affects ``text``;
-    ``base`` (the repository root and the directory ksafe ran in) makes ``sarif`` and ``github``
-    locations repository-relative; keyword arguments in ``html`` (``before``, ``after``,
-    ``diff``, ``timeline``, ...) are passed to the HTML renderer and ignored by the others."""
+    """The whole output of a check's ``result`` (or of a bare report) in format ``fmt``.
+    ``color`` only affects ``text``; ``base`` (the repository root and the directory ksafe ran
+    in) makes ``sarif`` and ``github`` locations repository-relative. HTML draws what the
+    result holds beside the report (topologies, their diff, the cluster timeline)."""
     func = renderer(fmt)
+    if fmt == "html":
+        return func(result)
+    report = result.report if isinstance(result, Result) else result
     if fmt == "text":
         return func(report, color=color)
     if fmt in ("sarif", "github"):
         return func(report, base)
-    if fmt == "html":
-        return func(report, **html)
     return func(report)

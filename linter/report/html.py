@@ -1,9 +1,10 @@
 """The self-contained HTML upgrade-risk report: one file with inline CSS, JS and SVG, no network.
 
-:func:`build_context` turns the report (plus, when known, the two topologies, their diff and the
-cluster timeline) into plain data; :func:`render_html` renders it with jinja2. Every name in a
-topology or cluster is untrusted: the templates autoescape everything, and the data the page's
-script reads is a JSON block with ``<``, ``>`` and ``&`` escaped; control, bidi and invisible
+:func:`build_context` turns a check's :class:`~linter.report.result.Result` (the report plus,
+when known, the two topologies, their diff and the cluster timeline) into plain data;
+:func:`render_html` renders it with jinja2. Every name in a topology or cluster is untrusted:
+the templates autoescape everything, and the data the page's script reads is a JSON block with
+``<``, ``>`` and ``&`` escaped; control, bidi and invisible
 characters are shown as escapes in both (:mod:`linter.report.safe`), and the stylesheet isolates
 every inline element's direction, so a name cannot reorder the text around it. The JSON is read
 with ``JSON.parse`` and turned into DOM with ``textContent`` only. Same input, same bytes: no
@@ -27,10 +28,11 @@ from linter.report.diagram import build_diagram
 from linter.report.folded import FOLD_OVER, LISTED, fold_lists, folded_sides, node_count
 from linter.report.marks import marks_for
 from linter.report.model import AppVerdict, Report
+from linter.report.result import Result
 from linter.report.ruledocs import doc_blocks
 from linter.report.safe import visible
 from linter.report.scene import Diagram, Marks, finding_anchor
-from linter.report.timeline import timeline_chart, timeline_from_simulation, timeline_rows
+from linter.report.timeline import timeline_chart, timeline_rows
 from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description
 from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
@@ -105,26 +107,14 @@ def environment() -> Environment:
     return env
 
 
-def render_html(
-    report: Report,
-    *,
-    before: Description | None = None,
-    after: Description | None = None,
-    diff: TopologyDiff | None = None,
-    timeline: Any | None = None,
-    application_id: str | None = None,
-    title: str | None = None,
-) -> str:
+def render_html(result: Result | Report, *, title: str | None = None) -> str:
     """The whole report as one HTML document (a ``str``; write it as UTF-8).
 
-    ``before``/``after`` draw the topology diagrams (one of them for a lint report); ``diff``
-    (a :class:`~linter.topology.diff.TopologyDiff`) marks what changed on them; ``timeline`` is
-    the simulator's per-step output (or :class:`~linter.report.timeline.TimelineStep` rows).
+    The result's ``before``/``after`` draw the topology diagrams (one of them for a lint
+    report), its ``diff`` marks what changed on them, its ``timeline`` is the cluster's
+    step by step.
     """
-    context = build_context(
-        report, before=before, after=after, diff=diff, timeline=timeline,
-        application_id=application_id, title=title,
-    )
+    context = build_context(result, title=title)
     script = _asset("report.js")
     if "</" in script:  # would end the inline element early
         raise ValueError("report.js must not contain '</'")
@@ -144,19 +134,13 @@ def _asset(name: str) -> str:
     return source
 
 
-def build_context(
-    report: Report,
-    *,
-    before: Description | None = None,
-    after: Description | None = None,
-    diff: TopologyDiff | None = None,
-    timeline: Any | None = None,
-    application_id: str | None = None,
-    title: str | None = None,
-) -> dict[str, Any]:
+def build_context(result: Result | Report, *, title: str | None = None) -> dict[str, Any]:
     """Everything the template shows, as plain JSON-able data (the golden tests pin it)."""
     from rules.catalogue import ALL_RULES
 
+    if isinstance(result, Report):
+        result = Result(result)
+    report, before, after, diff = result.report, result.before, result.after, result.diff
     findings = report.findings
     resources = [(r.kind, r.name, f.rule, _anchor(f)) for f in findings for r in f.resources]
     folded: list[dict[str, Any]] = []
@@ -164,9 +148,10 @@ def build_context(
         diagrams: list[Diagram] = []
         folded, changes = folded_sides(before, after, diff, resources)
     else:
+        application_id = result.settings.application_id
         diagrams = _diagrams(before, after, diff, application_id, resources)
         changes = _changes(diagrams)
-    steps = timeline_from_simulation(timeline) if timeline is not None else ()
+    steps = result.timeline
     rules = _rules_of(findings, ALL_RULES)
     context = {
         "title": title or _default_title(report),

@@ -2,15 +2,18 @@
 and what an operator waits for before the next step.
 
 :class:`TimelineStep` is the report's own view of a step, so the template does not depend on the
-simulator's internals; :func:`timeline_from_simulation` adapts the simulator's per-step summaries.
+simulator's internals; :func:`timeline_from_simulation` reads the simulator's typed per-step
+summaries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cluster_engine.plan import Step
+from cluster_engine.simulate import Simulation, StepSummary
 from linter.report.scene import finding_anchor
 from rules.framework import Finding
 
@@ -60,90 +63,56 @@ class TimelineStep:
         return self.wait_for if self.wait_for is not None else WAIT_FOR.get(self.action, "")
 
 
-def timeline_from_simulation(simulation: Any) -> tuple[TimelineStep, ...]:
-    """Adapt the simulator's output to :class:`TimelineStep` rows: a
-    :class:`~cluster_engine.simulate.Simulation` (its ``summaries()``, titled from its plan's
-    steps), or an iterable of per-step summaries; :class:`TimelineStep` rows pass through."""
-    steps: dict[int, Any] = {}
-    items: Iterable[Any] = simulation
-    if callable(getattr(simulation, "summaries", None)):
-        items = simulation.summaries()
-        plan = getattr(simulation, "plan", None)
-        steps = {int(s.index): s for s in getattr(plan, "steps", ())}
-    out: list[TimelineStep] = []
-    for item in items:
-        if isinstance(item, TimelineStep):
-            out.append(item)
-        else:
-            index = _get(item, "step", "index")
-            out.append(_from_summary(item, steps.get(index) if isinstance(index, int) else None))
-    return tuple(out)
+def timeline_from_simulation(simulation: Simulation) -> tuple[TimelineStep, ...]:
+    """One :class:`TimelineStep` row per simulator summary (the snapshot, then each step),
+    titled from the plan's steps."""
+    steps = {s.index: s for s in simulation.plan.steps}
+    return tuple(
+        _from_summary(s, steps.get(s.step) if s.step is not None else None)
+        for s in simulation.summaries()
+    )
 
 
-def _get(obj: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        if isinstance(obj, Mapping) and name in obj:
-            return obj[name]
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
-def _count(value: Any) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value
-    return len(value)
-
-
-def _from_summary(summary: Any, step: Any = None) -> TimelineStep:
+def _from_summary(summary: StepSummary, step: Step | None) -> TimelineStep:
     """One simulator summary. Counts are the worst seen during the step (a rolling restart's
-    worst batch) where the simulator knows it, since that is what producers live through."""
-    index = _get(summary, "step", "index")
-    index = -1 if index is None else int(index)
-    action = str(_get(summary, "action", default=_get(step, "action", default="snapshot")))
-    line = _get(summary, "line", default=_get(step, "line"))
-    title = _get(summary, "title", "description", default=None) or _describe_step(step, action)
-    features = _get(summary, "features", "finalized_features", default={}) or {}
-    throttles = _get(summary, "throttles", "active_throttles", default=()) or ()
-    if isinstance(throttles, Mapping):
-        throttles = [f"{k}={v}" for k, v in throttles.items()]
-    down = _get(summary, "nodes_down", "brokers_down", "down", default=()) or ()
-    fenced = _get(summary, "fenced", default=()) or ()
-    notes = [str(n) for n in (_get(summary, "notes", default=()) or ())]
-    notes += [f"refused: {r}" for r in (_get(summary, "refused", default=()) or ())]
-    notes += [f"fenced: {', '.join(str(n) for n in sorted(fenced))}"] if fenced else []
-    after_min_isr = _count(_get(summary, "under_min_isr"))
-    worst_min_isr = _count(_get(summary, "worst_under_min_isr", default=after_min_isr))
-    after_offline = _count(_get(summary, "offline"))
-    worst_offline = _count(_get(summary, "worst_offline", default=after_offline))
-    if (worst_min_isr, worst_offline) != (after_min_isr, after_offline):
-        notes.append(f"after the step: {after_min_isr} under min ISR, {after_offline} offline")
+    worst batch), since that is what producers live through."""
+    notes = [f"refused: {r}" for r in summary.refused]
+    if summary.fenced:
+        notes.append(f"fenced: {', '.join(str(n) for n in sorted(summary.fenced))}")
+    worst = (summary.worst_under_min_isr, summary.worst_offline)
+    if worst != (summary.under_min_isr, summary.offline):
+        notes.append(
+            f"after the step: {summary.under_min_isr} under min ISR, {summary.offline} offline"
+        )
     return TimelineStep(
-        index=index,
-        action=action,
-        title=str(title),
-        line=int(line) if line else None,
-        under_min_isr=worst_min_isr,
-        offline=worst_offline,
-        under_replicated=_count(_get(summary, "under_replicated", "urp")),
-        nodes_down=tuple(sorted(int(n) for n in down)),
-        features={str(k): int(v) for k, v in sorted(dict(features).items())},
-        throttles=tuple(sorted(str(t) for t in throttles)),
-        reassignments=_count(_get(summary, "reassignments", "reassignments_in_flight")),
+        index=-1 if summary.step is None else summary.step,
+        action=summary.action,
+        title=_describe_step(step, summary.action),
+        line=summary.line or None,
+        under_min_isr=summary.worst_under_min_isr,
+        offline=summary.worst_offline,
+        under_replicated=summary.under_replicated,
+        nodes_down=tuple(sorted(summary.down)),
+        features=dict(sorted(summary.features.items())),
+        throttles=tuple(sorted(f"{k}={v}" for k, v in summary.throttles.items())),
+        reassignments=summary.reassignments,
         notes=tuple(notes),
     )
 
 
-def _describe_step(step: Any, action: str) -> str:
+# The step fields a title shows, in this order (each step kind has some of them).
+_TITLE_FIELDS = (
+    "nodes", "brokers", "id", "at_once", "version", "feature", "level", "release_version",
+    "scope", "entity", "key", "value", "topic", "partitions", "throttle", "type",
+)
+
+
+def _describe_step(step: Step | None, action: str) -> str:
     if step is None:
         return "cluster snapshot" if action == "snapshot" else action
     parts = [action]
-    for name in ("nodes", "brokers", "id", "at_once", "version", "feature", "level",
-                 "release_version", "scope", "entity", "key", "value", "topic", "partitions",
-                 "throttle", "type"):
-        value = _get(step, name)
+    for name in _TITLE_FIELDS:
+        value: object = getattr(step, name, None)
         if value is None or value == () or value is False:
             continue
         if name == "partitions" and isinstance(value, tuple | list):
@@ -151,8 +120,7 @@ def _describe_step(step: Any, action: str) -> str:
         elif isinstance(value, tuple | list):
             value = ", ".join(str(v) for v in value)
         parts.append(f"{name.replace('_', '-')}={value}")
-    note = _get(step, "note")
-    return " ".join(parts) + (f" ({note})" if note else "")
+    return " ".join(parts) + (f" ({step.note})" if step.note else "")
 
 
 def timeline_rows(

@@ -96,7 +96,7 @@ def test_text_output_still_shows_the_names() -> None:
 
 
 def test_json_output_is_valid_faithful_and_matches_the_schema() -> None:
-    from linter.cli.schemas import schema_of
+    from linter.api import schema_of
 
     report = hostile_report()
     data = json.loads(render(report, "json"))

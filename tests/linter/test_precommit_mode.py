@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.cli.workflow import pre_commit_report
+from linter.api import check_pre_commit
 from linter.config import Config
 from tests.conftest import FIXTURES
 from tests.linter.gitrepo import Repo
@@ -36,10 +36,10 @@ def test_refs_from_pre_commit_compare_the_two_commits_not_the_working_tree(repo:
     repo.commit()
     repo.write("topology/wc.txt", V1)  # the working tree is not what is checked
     env = {"PRE_COMMIT_FROM_REF": first, "PRE_COMMIT_TO_REF": "HEAD"}
-    report = pre_commit_report(["topology/wc.txt"], Config(), env)
+    report = check_pre_commit(["topology/wc.txt"], Config(), env).report
     assert "KS201" in rules(report)
     # without the refs, the working tree (V1) against HEAD (V2): another change
-    assert "KS201" in rules(pre_commit_report(["topology/wc.txt"], Config(), {}))
+    assert "KS201" in rules(check_pre_commit(["topology/wc.txt"], Config(), {}).report)
 
 
 def test_a_commit_compares_the_index_with_head_and_unchanged_files_are_linted(
@@ -47,7 +47,7 @@ def test_a_commit_compares_the_index_with_head_and_unchanged_files_are_linted(
 ) -> None:
     repo.write("topology/wc.txt", V2)
     repo.commit()
-    report = pre_commit_report(["topology/wc.txt"], Config(), {})
+    report = check_pre_commit(["topology/wc.txt"], Config(), {}).report
     assert "KS101" in rules(report)
     assert "KS201" not in rules(report)
 
@@ -58,7 +58,7 @@ def test_unchanged_files_diff_from_the_configured_git_base(repo: Repo) -> None:
     repo.git("checkout", "-q", "-b", "feature")
     repo.write("topology/wc.txt", V2)
     repo.commit()
-    report = pre_commit_report(["topology/wc.txt"], Config(git_base="main"), {})
+    report = check_pre_commit(["topology/wc.txt"], Config(git_base="main"), {}).report
     assert "KS201" in rules(report)
 
 
@@ -68,18 +68,18 @@ def test_deleted_describe_files_are_found_but_other_deleted_files_are_not(repo: 
     first = repo.commit()
     repo.git("rm", "-q", "topology/wc.txt", "topology/notes.txt")
     # staged, not committed: a commit's view
-    report = pre_commit_report([], Config(), {})
+    report = check_pre_commit([], Config(), {}).report
     assert rules(report) == {"KS903"}
     assert all("notes" not in str(f.locations) for f in report.findings)
     repo.commit()
     env = {"PRE_COMMIT_FROM_REF": first, "PRE_COMMIT_TO_REF": "HEAD"}
-    assert rules(pre_commit_report([], Config(), env)) == {"KS903"}
+    assert rules(check_pre_commit([], Config(), env).report) == {"KS903"}
 
 
 def test_nothing_to_check_is_safe(repo: Repo) -> None:
     repo.write("README.md", "x\n")
     repo.commit()
-    report = pre_commit_report([], Config(), {})
+    report = check_pre_commit([], Config(), {}).report
     assert report.findings == ()
 
 

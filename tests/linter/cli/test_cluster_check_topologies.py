@@ -65,7 +65,7 @@ def test_a_configured_glob_matching_nothing_is_a_usage_error(tmp_path: Path) -> 
 
 
 def test_the_plan_hook_reads_the_configured_topologies(tmp_path: Path) -> None:
-    from linter.cli.workflow import plans_report
+    from linter.api import check_plans
     from linter.config import load_config
 
     config_file = tmp_path / "ksafe.toml"
@@ -77,6 +77,6 @@ def test_the_plan_hook_reads_the_configured_topologies(tmp_path: Path) -> None:
     plan = tmp_path / "plan.yml"
     plan.write_text(GROW, encoding="utf-8")
     # the fixtures lie outside tmp_path, the directory holding the configuration
-    report = plans_report([plan], load_config(config_file, allow_outside=True), None)
+    report = check_plans([plan], load_config(config_file, allow_outside=True), None).report
     [hit] = [f for f in report.findings if f.name == "partitions-added-keyed"]
     assert "Stateful app(s) payment-fraud" in hit.message

@@ -14,8 +14,10 @@ from typing import Any
 
 from linter.report import render
 from linter.report.html import build_context, render_html, script_json
+from linter.report.result import Result
 from linter.report.ruledocs import doc_blocks
-from linter.report.timeline import TimelineStep
+from linter.report.timeline import TimelineStep, timeline_from_simulation
+from linter.settings import Settings
 from linter.topology.diff import diff
 from tests.conftest import FIXTURES, ROOT
 from tests.linter.report.html_samples import (
@@ -45,8 +47,13 @@ STEPS = (
 
 def _diff_html() -> str:
     before, after = word_count(False), word_count(True)
-    return render_html(diff_report(), before=before, after=after, diff=diff(before, after),
-                       application_id="wc")
+    return render_html(Result(
+        diff_report(),
+        before=before,
+        after=after,
+        diff=diff(before, after),
+        settings=Settings(application_id="wc"),
+    ))
 
 
 def _json_block(html: str) -> str:
@@ -58,8 +65,10 @@ def _json_block(html: str) -> str:
 
 def test_the_same_input_gives_the_same_bytes() -> None:
     assert _diff_html() == _diff_html()
-    assert render_html(cluster_report(), timeline=STEPS) == render_html(cluster_report(),
-                                                                       timeline=STEPS)
+    assert render_html(Result(
+        cluster_report(),
+        timeline=STEPS,
+    )) == render_html(Result(cluster_report(), timeline=STEPS))
 
 
 def test_the_bytes_do_not_depend_on_the_hash_seed() -> None:
@@ -78,8 +87,11 @@ def test_the_bytes_do_not_depend_on_the_hash_seed() -> None:
 
 
 def test_hostile_names_are_escaped_everywhere() -> None:
-    html = render_html(hostile_report(), before=word_count(False, hostile=True),
-                       after=word_count(True, hostile=True))
+    html = render_html(Result(
+        hostile_report(),
+        before=word_count(False, hostile=True),
+        after=word_count(True, hostile=True),
+    ))
     for raw in (HOSTILE, HOSTILE_STORE, HOSTILE_TOPIC, "<svg onload"):
         assert raw not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
@@ -131,7 +143,7 @@ def test_the_dispatcher_renders_html() -> None:
 
 
 def test_verdict_runbook_and_findings_by_impact() -> None:
-    context = build_context(diff_report(), before=word_count(False), after=word_count(True))
+    context = build_context(Result(diff_report(), before=word_count(False), after=word_count(True)))
     assert context["verdict"]["value"] == "unsafe"
     assert context["plan"]["strategy"] == "application-reset"
     assert [g["impact"] for g in context["groups"]] == ["state-loss", "hygiene"]
@@ -145,7 +157,12 @@ def test_verdict_runbook_and_findings_by_impact() -> None:
 
 def test_the_matching_marks_renames_and_insertions() -> None:
     before, after = word_count(False), word_count(True)
-    context = build_context(diff_report(), before=before, after=after, diff=diff(before, after))
+    context = build_context(Result(
+        diff_report(),
+        before=before,
+        after=after,
+        diff=diff(before, after),
+    ))
     b_side, a_side = context["diagrams"]
     status = {n["name"]: (n["status"], n["other"]) for n in a_side["nodes"]}
     assert status["KSTREAM-FILTER-0000000001"] == ("added", None)
@@ -160,7 +177,7 @@ def test_the_matching_marks_renames_and_insertions() -> None:
 
 
 def test_without_a_diff_names_decide() -> None:
-    context = build_context(diff_report(), before=word_count(False), after=word_count(True))
+    context = build_context(Result(diff_report(), before=word_count(False), after=word_count(True)))
     before, after = context["diagrams"]
     status = {n["name"]: n["status"] for n in after["nodes"]}
     assert status["KSTREAM-FILTER-0000000001"] == "added"
@@ -173,7 +190,7 @@ def test_without_a_diff_names_decide() -> None:
 
 
 def test_a_cluster_timeline_pins_findings_to_steps() -> None:
-    context = build_context(cluster_report(), timeline=STEPS)
+    context = build_context(Result(cluster_report(), timeline=STEPS))
     rows = context["timeline"]
     assert [r["index"] for r in rows] == [-1, 0, 1, 2]
     assert rows[1]["findings"] == []
@@ -184,7 +201,7 @@ def test_a_cluster_timeline_pins_findings_to_steps() -> None:
 
 def test_the_simulator_output_feeds_the_timeline() -> None:
     simulation, report = cluster_plan()
-    context = build_context(report, timeline=simulation)
+    context = build_context(Result(report, timeline=timeline_from_simulation(simulation)))
     rows = context["timeline"]
     assert len(rows) == len(simulation.plan.steps) + 1
     restart = rows[2]
@@ -225,13 +242,21 @@ def _dump(context: dict[str, Any]) -> str:
 
 def test_golden_diff_context(update_goldens: bool) -> None:
     before, after = word_count(False), word_count(True)
-    context = build_context(diff_report(), before=before, after=after, diff=diff(before, after),
-                            application_id="wc")
+    context = build_context(Result(
+        diff_report(),
+        before=before,
+        after=after,
+        diff=diff(before, after),
+        settings=Settings(application_id="wc"),
+    ))
     _check_golden("diff-context.json", _dump(context), update_goldens)
 
 
 def test_golden_cluster_context(update_goldens: bool) -> None:
-    _check_golden("cluster-context.json", _dump(build_context(cluster_report(), timeline=STEPS)),
+    _check_golden("cluster-context.json", _dump(build_context(Result(
+        cluster_report(),
+        timeline=STEPS,
+    ))),
                   update_goldens)
 
 

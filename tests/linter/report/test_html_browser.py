@@ -15,6 +15,8 @@ import pytest
 
 from linter import api
 from linter.report.html import build_context, render_html
+from linter.report.result import Result
+from linter.report.timeline import timeline_from_simulation
 from tests.browser import ARTIFACTS, Opened, open_report
 from tests.linter.report.html_samples import (
     HOSTILE,
@@ -47,8 +49,13 @@ def test_a_real_upgrade_report(browser: Any, topology_corpus: Path) -> None:
         f"{DSL_NAMING}/03_stateful_count_unnamed.txt",
         f"{DSL_NAMING}/04_stateful_count_unnamed_plus_filter.txt",
     )
-    html = render_html(report, before=before, after=after, diff=diff,
-                       application_id="word-count")
+    html = render_html(Result(
+        report,
+        before=before,
+        after=after,
+        diff=diff,
+        settings=api.Settings(application_id="word-count"),
+    ))
     opened = open_report(browser, html, "dsl-naming-03-to-04")
     page = opened.page
     opened.check_clean()
@@ -62,7 +69,7 @@ def test_a_real_upgrade_report(browser: Any, topology_corpus: Path) -> None:
         assert page.locator(href).count() == 1, f"{href} has no doc section"
     assert "KS201" in page.locator("#rules").inner_text()
 
-    context = build_context(report, before=before, after=after, diff=diff)
+    context = build_context(Result(report, before=before, after=after, diff=diff))
     after_scene = context["diagrams"][1]
     assert page.locator("#diagram-after g.node").count() == len(after_scene["nodes"])
     assert opened.visible("#diagram-after g.box") == 1
@@ -105,7 +112,7 @@ def test_an_optimized_repartition_report(browser: Any, topology_corpus: Path) ->
         "kafka/RepartitionTopicNamingTest/EXPECTED_UNOPTIMIZED_TOPOLOGY.txt",
         "kafka/RepartitionTopicNamingTest/EXPECTED_OPTIMIZED_TOPOLOGY.txt",
     )
-    html = render_html(report, before=before, after=after, diff=diff)
+    html = render_html(Result(report, before=before, after=after, diff=diff))
     opened = open_report(browser, html, "repartition-unoptimized-to-optimized")
     opened.check_clean()
     page = opened.page
@@ -121,8 +128,11 @@ def test_an_optimized_repartition_report(browser: Any, topology_corpus: Path) ->
 
 
 def test_hostile_names_render_as_text(browser: Any) -> None:
-    html = render_html(hostile_report(), before=word_count(False, hostile=True),
-                       after=word_count(True, hostile=True))
+    html = render_html(Result(
+        hostile_report(),
+        before=word_count(False, hostile=True),
+        after=word_count(True, hostile=True),
+    ))
     opened = open_report(browser, html, "hostile-names")
     page = opened.page
     opened.check_clean()
@@ -148,7 +158,7 @@ def test_hostile_names_render_as_text(browser: Any) -> None:
 
 def test_a_300_node_topology_pans_zooms_and_folds(browser: Any) -> None:
     desc = big_description()
-    html = render_html(api.lint(desc), after=desc)
+    html = render_html(Result(api.lint(desc), after=desc))
     opened = open_report(browser, html, "big-300-nodes")
     page = opened.page
     opened.check_clean()
@@ -191,7 +201,7 @@ def test_a_300_node_topology_pans_zooms_and_folds(browser: Any) -> None:
 
 def test_a_cluster_plan_report(browser: Any) -> None:
     simulation, report = cluster_plan()
-    html = render_html(report, timeline=simulation)
+    html = render_html(Result(report, timeline=timeline_from_simulation(simulation)))
     opened = open_report(browser, html, "cluster-plan")
     page = opened.page
     opened.check_clean()
@@ -223,8 +233,14 @@ def test_a_combined_release_report(browser: Any, topology_corpus: Path) -> None:
         plan=cluster_simulation.plan,
     )
     assert simulation is not None
-    html = render_html(report, before=before, after=after, diff=diff, timeline=simulation,
-                       application_id="word-count")
+    html = render_html(Result(
+        report,
+        before=before,
+        after=after,
+        diff=diff,
+        timeline=timeline_from_simulation(simulation),
+        settings=api.Settings(application_id="word-count"),
+    ))
     opened = open_report(browser, html, "combined-release")
     page = opened.page
     opened.check_clean()
@@ -248,7 +264,7 @@ def test_a_folded_report_opens_and_expands(browser: Any) -> None:
     before = parse(topology_text(per_side, "many"), "before.txt")
     after = parse(topology_text(per_side, "many"), "after.txt")  # unchanged: all start closed
     report = api.diff(before, after)
-    html = render_html(report, before=before, after=after, diff=match(before, after))
+    html = render_html(Result(report, before=before, after=after, diff=match(before, after)))
     opened = open_report(browser, html, "folded")
     page = opened.page
     opened.check_clean()

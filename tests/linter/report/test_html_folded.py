@@ -13,6 +13,7 @@ from linter.report import folded
 from linter.report.folded import FOLD_OVER
 from linter.report.html import build_context, render_html
 from linter.report.model import Report
+from linter.report.result import Result
 from linter.topology.diff import TopologyDiff
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
@@ -32,8 +33,12 @@ def _pair() -> tuple[Description, Description, TopologyDiff, Report]:
 def test_below_the_threshold_the_diagram_is_drawn() -> None:
     before = parse(topology_text(FOLD_OVER // 4, "many"), "before.txt")
     after = parse(topology_text(FOLD_OVER // 4, "many", offset=1), "after.txt")
-    context = build_context(api.diff(before, after), before=before, after=after,
-                            diff=match(before, after))  # fmt: skip
+    context = build_context(Result(
+        api.diff(before, after),
+        before=before,
+        after=after,
+        diff=match(before, after),
+    ))  # fmt: skip
     assert context["folded"] == []
     assert len(context["diagrams"]) == 2
 
@@ -43,14 +48,14 @@ def test_above_the_threshold_the_report_folds_and_stays_small(
 ) -> None:
     monkeypatch.setattr(folded, "SHOWN", 50)  # so that the cut lists are cut here too
     before, after, diff, report = _pair()
-    context = build_context(report, before=before, after=after, diff=diff)
+    context = build_context(Result(report, before=before, after=after, diff=diff))
     assert context["diagrams"] == []
     assert [side["side"] for side in context["folded"]] == ["before", "after"]
     subs = context["folded"][1]["subtopologies"]
     assert sum(s["nodes"] for s in subs) == PER_SIDE
     assert all(s["open"] for s in subs if s["status"] or s["rules"])
     assert context["changes"]  # the change counts are still there
-    html = render_html(report, before=before, after=after, diff=diff)
+    html = render_html(Result(report, before=before, after=after, diff=diff))
     size = len(html.encode())
     assert size < SIZE_BOUND, size
     assert "<svg class=\"graph\"" not in html

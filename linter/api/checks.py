@@ -1,209 +1,27 @@
-"""The library entry points the CLI, the fleet job and the reports all call.
-
-Each takes parsed inputs and :class:`Settings`, runs the rules, applies the settings (rule
-selection, severity overrides, acknowledgements) and returns one immutable
-:class:`~linter.report.model.Report`. No I/O here: reading files is the caller's job.
-"""
+"""The checks on models already read: lint, diff, cluster plan, release. Each runs its rules
+with the settings applied and returns the report plus what was computed on the way (the
+topology diff, the simulation), so a renderer never computes them again."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import date
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from cluster_engine.plan import Plan
 from cluster_engine.simulate import Simulation, simulate
 from cluster_engine.snapshot import Snapshot
-from linter.report.model import AppVerdict, Report, ReportKind, Summary
+from linter.api.finish import finish
+from linter.report.model import Report
+from linter.settings import Settings, selected, severity_overrides
+from linter.topology.diff import TopologyDiff
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.cluster import CLUSTER_RULES, run_cluster
 from rules.facts import AppFacts, app_facts, unchecked
-from rules.framework import Finding, Location, Rule, Severity, collect, run
+from rules.framework import Finding, Location, collect, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.verdict import Verdict, assess, verdict_of
-from rules.workflow import WORKFLOW_RULES
-from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
-from rules.workflow.acknowledgements import AcknowledgementCheck
-from rules.workflow.acknowledgements import apply as apply_acknowledgements
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a user's configuration changes about a check (defaults: every rule, as shipped)."""
-
-    select: frozenset[str] = frozenset()  # rule ids or names; empty means all
-    ignore: frozenset[str] = frozenset()
-    severities: Mapping[str, Severity] = field(default_factory=dict)  # by rule id or name
-    acknowledgements: tuple[Acknowledgement, ...] = ()
-    fail_on: Severity | None = Severity.ERROR
-    application_id: str | None = None
-    today: date | None = None  # for acknowledgement expiry; None means the real date
-
-
-def selected(rules: Iterable[Rule], settings: Settings) -> tuple[Rule, ...]:
-    """The rules ``settings`` keeps, in catalogue order."""
-
-    def named(r: Rule, refs: frozenset[str]) -> bool:
-        return r.id in refs or r.name in refs or r.id.lower() in refs
-
-    return tuple(
-        r
-        for r in rules
-        if (not settings.select or named(r, settings.select)) and not named(r, settings.ignore)
-    )
-
-
-def severity_overrides(rules: Iterable[Rule], settings: Settings) -> dict[str, Severity]:
-    """Overrides keyed by rule id, whether the config named the rule by id or by name."""
-    out: dict[str, Severity] = {}
-    for r in rules:
-        for ref in (r.id, r.name):
-            if ref in settings.severities:
-                out[r.id] = settings.severities[ref]
-    return out
-
-
-@dataclass(frozen=True)
-class AppScope:
-    """One application among the raw findings of a run: its ``count`` findings, in order from
-    the previous app's last, with the facts its runbook is filled in with and what its
-    verdict did not check."""
-
-    application: str
-    path: str
-    count: int
-    facts: AppFacts | None = None
-    unchecked: tuple[str, ...] = ()
-
-
-def sort_findings(findings: Iterable[Finding]) -> tuple[Finding, ...]:
-    return tuple(sorted(findings, key=Finding.sort_key))
-
-
-def finish(
-    kind: ReportKind,
-    findings: Iterable[Finding],
-    settings: Settings,
-    *,
-    inputs: Mapping[str, str] | None = None,
-    verdict: bool | None = None,
-    facts: AppFacts | None = None,
-    notes: tuple[str, ...] = (),
-    apps: Sequence[AppScope] = (),
-) -> Report:
-    """Turn a run's raw findings into the :class:`Report` every command returns.
-
-    Applies the acknowledgements (matching findings are marked, not counted; unused and expired
-    entries become ``acknowledgement-unused``/``acknowledgement-expired`` findings, themselves
-    subject to rule selection and severity overrides), sorts, and computes the summary, plus the
-    verdict and deployment plan for diffs and cluster checks (``verdict=None``: by ``kind``).
-
-    Paths in findings and ``inputs`` are made absolute against the current directory to match the
-    acknowledgements' resolved ``path`` globs.
-
-    ``facts`` fill in the runbook of a reset or blue-green plan; ``notes`` say what describe()
-    could not show, kept only with a ``safe``/``safe-with-restore`` verdict. With two ``apps`` or
-    more, each gets its own verdict and plan (from its own findings, facts and notes) and the
-    report's verdict is the worst of them.
-    """
-    raw = list(findings)
-    marked = raw
-    if settings.acknowledgements:  # without any, there is nothing to mark, nor paths to match
-        absolute: dict[str, str] = {}  # a few distinct paths, repeated in every finding
-        input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
-        paths_of: dict[str, tuple[str, ...]] = {}
-        for f in raw:
-            own = tuple(
-                absolute.get(loc.path) or absolute.setdefault(loc.path, os.path.abspath(loc.path))
-                for loc in f.locations
-                if loc.path
-            )
-            paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
-            input_paths.update(own)
-        today = settings.today or date.today()
-        marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
-        check = AcknowledgementCheck(
-            acknowledgements=settings.acknowledgements,
-            used=used,
-            paths=frozenset(input_paths),
-            today=today,
-        )
-        rules = selected(WORKFLOW_RULES, settings)
-        marked += run(
-            rules, "acknowledgements", check, severities=severity_overrides(rules, settings)
-        )
-    ordered = sort_findings(marked)
-    with_verdict = kind in ("diff", "cluster", "combined") if verdict is None else verdict
-    if len(apps) == 1:
-        facts, notes = apps[0].facts, apps[0].unchecked
-    if not with_verdict:
-        return Report(
-            kind=kind,
-            inputs=dict(inputs or {}),
-            findings=ordered,
-            summary=Summary.of(ordered),
-            notes=not_checked(ordered),
-        )
-    if len(apps) > 1:
-        per_app = _per_app(marked, apps)
-        worst = max((a.verdict for a in per_app), key=lambda v: v.rank)
-        overall = max(worst, verdict_of(ordered), key=lambda v: v.rank)
-        return Report(
-            kind=kind,
-            inputs=dict(inputs or {}),
-            findings=ordered,
-            verdict=overall,
-            apps=per_app,
-            summary=Summary.of(ordered),
-            notes=not_checked(ordered),
-        )
-    judged, plan = assess(ordered, facts)
-    return Report(
-        kind=kind,
-        inputs=dict(inputs or {}),
-        findings=ordered,
-        verdict=judged,
-        plan=plan,
-        unchecked=_kept(judged, notes),
-        summary=Summary.of(ordered),
-        notes=not_checked(ordered),
-    )
-
-
-def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:
-    """What live findings say qualifies the verdict (their ``verdict_note`` data: an outage the
-    verdict accepts) and was not checked (their ``not_checked`` data), each once."""
-    live = [f for f in findings if f.acknowledged is None]
-    notes = [f.data.get("verdict_note") for f in live] + [f.data.get("not_checked") for f in live]
-    return tuple(dict.fromkeys(str(n) for n in notes if n))
-
-
-def _kept(verdict: Verdict, notes: tuple[str, ...]) -> tuple[str, ...]:
-    # an unsafe verdict already says "do not deploy": the caveats belong to a "safe"
-    return notes if verdict is not Verdict.UNSAFE else ()
-
-
-def _per_app(marked: Sequence[Finding], apps: Sequence[AppScope]) -> tuple[AppVerdict, ...]:
-    out: list[AppVerdict] = []
-    start = 0
-    for app in apps:
-        own = sort_findings(marked[start : start + app.count])
-        start += app.count
-        judged, plan = assess(own, app.facts)
-        out.append(
-            AppVerdict(
-                application=app.application,
-                path=app.path,
-                verdict=judged,
-                plan=plan,
-                unchecked=_kept(judged, app.unchecked),
-            )
-        )
-    return tuple(out)
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:
@@ -236,8 +54,31 @@ def diff(
     streams_version_before: str | None = None,
     streams_version_after: str | None = None,
 ) -> Report:
+    """:func:`judge_diff`'s report."""
+    return judge_diff(
+        before,
+        after,
+        settings,
+        streams_before=streams_before,
+        streams_after=streams_after,
+        streams_version_before=streams_version_before,
+        streams_version_after=streams_version_after,
+    )[0]
+
+
+def judge_diff(
+    before: Description | None,
+    after: Description | None,
+    settings: Settings = Settings(),
+    *,
+    streams_before: StreamsConfig | None = None,
+    streams_after: StreamsConfig | None = None,
+    streams_version_before: str | None = None,
+    streams_version_after: str | None = None,
+) -> tuple[Report, TopologyDiff | None]:
     """Judge the upgrade ``before`` -> ``after`` (KS2xx rules on the topology diff, KS3xx on the
-    Streams configs when given; either half may be absent) with a verdict and deployment plan.
+    Streams configs when given; either half may be absent) with a verdict and deployment plan,
+    and the topology diff it judged (None without both topologies).
 
     The application id used to name changelog/repartition topics is ``settings.application_id``,
     else ``application.id`` of the after (or before) config. Raises
@@ -281,7 +122,7 @@ def diff(
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
             if cfg is not None and cfg.path:
                 inputs[name] = cfg.path
-    return finish(
+    report = finish(
         "diff",
         findings,
         settings,
@@ -289,6 +130,7 @@ def diff(
         facts=facts,
         notes=notes,
     )
+    return report, topology
 
 
 def app_context(
@@ -375,19 +217,70 @@ def release(
     after: Description | None = None,
     streams_before: StreamsConfig | None = None,
     streams_after: StreamsConfig | None = None,
+    streams_version_before: str | None = None,
+    streams_version_after: str | None = None,
     snapshot: Snapshot | None = None,
     plan: Plan | None = None,
     snapshot_path: str | None = None,
 ) -> tuple[Report, Simulation | None]:
+    """:func:`judge_release`'s report and simulation."""
+    judged = judge_release(
+        settings,
+        before=before,
+        after=after,
+        streams_before=streams_before,
+        streams_after=streams_after,
+        streams_version_before=streams_version_before,
+        streams_version_after=streams_version_after,
+        snapshot=snapshot,
+        plan=plan,
+        snapshot_path=snapshot_path,
+    )
+    return judged.report, judged.simulation
+
+
+@dataclass(frozen=True)
+class Released:
+    """A release judged: the report, the topology diff and the simulation it judged."""
+
+    report: Report
+    topology: TopologyDiff | None
+    simulation: Simulation | None
+
+
+def judge_release(
+    settings: Settings = Settings(),
+    *,
+    before: Description | None = None,
+    after: Description | None = None,
+    streams_before: StreamsConfig | None = None,
+    streams_after: StreamsConfig | None = None,
+    streams_version_before: str | None = None,
+    streams_version_after: str | None = None,
+    snapshot: Snapshot | None = None,
+    plan: Plan | None = None,
+    snapshot_path: str | None = None,
+) -> Released:
     """A release that changes an application and the cluster it runs on, judged as one: the
     topology/config diff and the cluster plan are checked without acknowledgements, then their
     findings are finished together, so an acknowledgement used by either half counts as used."""
     bare = replace(settings, acknowledgements=())
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
+    topology: TopologyDiff | None = None
     simulation: Simulation | None = None
-    if after is not None or streams_before is not None or streams_after is not None:
-        part = diff(before, after, bare, streams_before=streams_before, streams_after=streams_after)
+    versions = streams_version_before is not None or streams_version_after is not None
+    upgrade = after is not None or streams_before is not None or streams_after is not None
+    if upgrade or versions:
+        part, topology = judge_diff(
+            before,
+            after,
+            bare,
+            streams_before=streams_before,
+            streams_after=streams_after,
+            streams_version_before=streams_version_before,
+            streams_version_after=streams_version_after,
+        )
         findings += part.findings
         inputs |= part.inputs
     if snapshot is not None and plan is not None:
@@ -396,7 +289,7 @@ def release(
         inputs |= part.inputs
     facts: AppFacts | None = None
     notes: tuple[str, ...] = ()
-    if after is not None or streams_before is not None or streams_after is not None:
+    if upgrade:
         configs = (streams_after, streams_before)
         app = settings.application_id or next(
             (c.application_id for c in configs if c and c.application_id), None
@@ -406,4 +299,4 @@ def release(
             before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
         )
     report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
-    return report, simulation
+    return Released(report, topology, simulation)
