@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 import yaml
 from pydantic import Field, ValidationError, model_validator
@@ -107,8 +107,17 @@ def _node_at(node: yaml.Node, loc: tuple[int | str, ...]) -> yaml.Node:
     return node
 
 
+def _shown(path: Path) -> Path:
+    """``path`` as the user would name it: relative to the current directory when under it."""
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
 def _located(path: Path, text: str, error: ValidationError) -> str:
     root = yaml.compose(text, Loader=yaml.SafeLoader)
+    path = _shown(path)
     lines = []
     for e in error.errors():
         at = _node_at(root, tuple(e["loc"])) if root is not None else None
@@ -118,13 +127,29 @@ def _located(path: Path, text: str, error: ValidationError) -> str:
     return "\n".join(lines)
 
 
+class _Loader(yaml.SafeLoader):
+    """SafeLoader refusing a key given twice: the second would silently replace the first."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key, _ in node.value:
+            if key.value in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key.value!r} given twice", key.start_mark
+                )
+            seen.add(key.value)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_file(path: Path, kind: Kind) -> CaseFile:
     """One case file, validated; :class:`CaseFileError` (located) when it does not."""
     text = path.read_text(encoding="utf-8")
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise CaseFileError(f"{path}: {e}") from None
+        data = yaml.load(text, Loader=_Loader)  # a SafeLoader
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark
+        where = f"{_shown(path)}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise CaseFileError(f"{where}: {e.problem}") from None
     try:
         loaded = FILE_MODELS[kind].model_validate(data)
     except ValidationError as e:

@@ -11,7 +11,8 @@ Topology cases are a lint case (``topology`` text or ``topology_file``) or a dif
 (``before``/``after`` texts or ``before_file``/``after_file``, and/or ``config``: Streams
 properties and versions); files are paths under the repository or ``corpus:<path>`` under
 ``../shared/corpus/topologies`` (skipped without it, and never counted as a rule's firing or
-quiet case). Cluster cases give a snapshot (see :class:`SnapshotSpec`) and a ``plan``. Fleet
+quiet case). Cluster cases give a snapshot (see :class:`SnapshotSpec`) and a ``plan`` (text) or
+``plan_file``. Fleet
 cases give ``apps`` as facts or as describe() ``versions``. Workflow cases give either
 ``acknowledgements`` (with ``today`` and a topology run they judge) or ``files`` changed since a
 git ``revision``.
@@ -194,7 +195,8 @@ class InputError(Strict):
 class ClusterCase(SnapshotSpec):
     name: NonEmpty
     expect: tuple[Expect, ...] | None = None  # required unless the plan is refused as input
-    plan: str  # YAML text; "[]" for a plan with no step
+    plan: str | None = None  # YAML text; "[]" for a plan with no step
+    plan_file: str | None = None  # a plan file under the repository
     topologies: dict[str, str] = {}  # application id -> describe() file, as --topology
     no_errors: bool = False  # no rule at all reports an error
     input_error: InputError | None = None
@@ -203,6 +205,8 @@ class ClusterCase(SnapshotSpec):
     def _refused_plans_find_nothing(self) -> Self:
         if (self.input_error is None) == (self.expect is None):
             raise ValueError("give expect (the findings), or input_error (a plan refused as input)")
+        if _one_of(self, "plan", "plan_file") != 1:
+            raise ValueError("a cluster case needs a plan or a plan_file")
         return self
 
     @property
@@ -241,7 +245,20 @@ class PartitionChangeSpec(Strict):
     before: int | None = None
 
 
-class FleetCase(_Case):
+class _ProseExample(_Case):
+    """A case of a rule whose doc page example is prose: ``doc_example: true`` marks the case
+    that writes that example out (it must fire)."""
+
+    doc_example: bool = False
+
+    @model_validator(mode="after")
+    def _example_fires(self) -> Self:
+        if self.doc_example and not self.expect:
+            raise ValueError("the doc page example is a case where the rule fires")
+        return self
+
+
+class FleetCase(_ProseExample):
     apps: tuple[FleetApp, ...] = Field(min_length=1)
     partition_changes: tuple[PartitionChangeSpec, ...] = ()
 
@@ -260,7 +277,7 @@ class AckSpec(Strict):
     path: str | None = None
 
 
-class AcknowledgementCase(_Case):
+class AcknowledgementCase(_ProseExample):
     """A run (a lint of ``topology`` or a diff ``before`` -> ``after``) judged on ``today``
     with the configuration's ``acknowledgements``."""
 
@@ -298,7 +315,7 @@ class FileSpec(Strict):
         return self
 
 
-class GitBaseCase(_Case):
+class GitBaseCase(_ProseExample):
     """``ksafe diff --git-base REVISION``: the describe() files changed since ``revision``."""
 
     kind: Literal["git-base"] = "git-base"

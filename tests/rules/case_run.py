@@ -15,7 +15,7 @@ import yaml
 
 from cluster_engine.ingest import assemble
 from cluster_engine.ingest.detect import read_text
-from cluster_engine.plan import parse_plan
+from cluster_engine.plan import Plan, load_plan, parse_plan
 from cluster_engine.snapshot import Snapshot
 from linter import api
 from linter.config import Config
@@ -113,9 +113,10 @@ def run_lint(case: LintCase) -> Report:
 
 def run_diff(case: DiffCase) -> Report:
     cfg = case.config
+    texts = (cfg.before, cfg.after) if cfg is not None else (None, None)
     props = [
         parse_properties(text, f"{side}.properties") if text is not None else None
-        for side, text in (("before", cfg and cfg.before), ("after", cfg and cfg.after))
+        for side, text in zip(("before", "after"), texts, strict=True)
     ]
     return api.diff(
         _model(case.before, case.before_file, "<before>"),
@@ -169,9 +170,15 @@ def snapshot_of(spec: SnapshotSpec) -> Snapshot:
     return Snapshot.model_validate(merge(data, spec.patch) if spec.patch else data)
 
 
-def run_cluster(case: ClusterCase, rule: str) -> Report:
+def plan_of(case: ClusterCase, rule: str) -> Plan:
     """Raises :class:`~cluster_engine.errors.ClusterInputError` for a plan refused as input."""
-    plan = parse_plan(case.plan, f"{rule}.plan.yml")
+    if case.plan_file is not None:
+        return load_plan(ROOT / case.plan_file)
+    return parse_plan(case.plan or "", f"{rule}.plan.yml")
+
+
+def run_cluster(case: ClusterCase, rule: str) -> Report:
+    plan = plan_of(case, rule)
     apps = tuple((app, parse_file(ROOT / path)) for app, path in case.topologies.items())
     return api.cluster_check(snapshot_of(case), plan, apps=apps)
 

@@ -1,8 +1,8 @@
 """The whole catalogue (``ALL_RULES``) against its cases and doc pages: every rule has a case
 file of its subject's kind with a case where it fires and one where it stays quiet, both written
 in ``fixtures/`` (corpus cases are extra: they are skipped without ``../shared``), and its doc
-page example makes it fire where the example is runnable (topology and cluster rules; the fleet
-and workflow pages describe a situation in prose, which their cases write out)."""
+page example makes it fire: topology and cluster examples are run as they are; fleet and
+workflow pages describe a situation in prose, which one case of the rule writes out."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ KIND_OF_SUBJECT: dict[str, Kind] = {
     "fleet": "fleet", "acknowledgements": "workflow", "topology-file": "workflow",
 }  # fmt: skip
 BY_NAME = {r.name: r for r in ALL_RULES}
+# kinds whose doc page examples are prose (a fleet, a configuration, a git history): one case of
+# each rule writes the example out, marked ``doc_example: true``
+PROSE: frozenset[Kind] = frozenset({"fleet", "workflow"})
 # the reassignment file cluster doc page examples name
 MOVE = '{"version":1,"partitions":[{"topic":"orders","partition":0,"replicas":[1,2,4]}]}'
 
@@ -51,12 +54,22 @@ def test_every_case_file_names_a_rule_of_its_kind() -> None:
 @pytest.mark.parametrize("r", ALL_RULES, ids=lambda r: r.name)
 def test_rule_fires_and_stays_quiet_in_written_cases(r: Rule) -> None:
     kind = KIND_OF_SUBJECT[r.subject]
-    [found] = [f for f in FILES[kind] if f.rule == r.name] or [None]
-    assert found is not None, f"no fixtures/rules/{kind}/{r.name}.yml"
+    files = [f for f in FILES[kind] if f.rule == r.name]
+    assert files, f"no fixtures/rules/{kind}/{r.name}.yml"
+    [found] = files
     written = [c for c in found.cases if not getattr(c, "corpus", False)]  # type: ignore[attr-defined]
     assert any(c.fires for c in written), f"{r.name}: no case in fixtures/ where it fires"
     quiet = [c for c in written if c.expect == ()]
     assert quiet, f"{r.name}: no case in fixtures/ where it stays quiet"
+
+
+@pytest.mark.parametrize(
+    "r", [r for r in ALL_RULES if KIND_OF_SUBJECT[r.subject] in PROSE], ids=lambda r: r.name
+)
+def test_prose_doc_example_is_written_out_as_a_case(r: Rule) -> None:
+    [found] = [f for f in FILES[KIND_OF_SUBJECT[r.subject]] if f.rule == r.name]
+    marked = [c.name for c in found.cases if getattr(c, "doc_example", False)]  # type: ignore[attr-defined]
+    assert len(marked) == 1, f"{r.name}: mark the one case that is its doc page example: {marked}"
 
 
 # -- topology doc pages: Before -> After (diff), Before then the fixed After (lint) ------------

@@ -104,6 +104,14 @@ def test_a_typo_in_a_case_key_is_a_located_error(tmp_path: Path) -> None:
     assert f"{path}:4:5: cases.0.diff.befor: Extra inputs are not permitted" in str(info.value)
 
 
+def test_a_key_given_twice_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "store-renamed.yml"
+    path.write_text(TYPO.replace("befor:", "after:"), encoding="utf-8")
+    with pytest.raises(CaseFileError) as info:
+        load_file(path, "topology")
+    assert str(info.value) == f"{path}:6:5: key 'after' given twice"
+
+
 @pytest.mark.parametrize(
     ("kind", "text", "where"),
     [

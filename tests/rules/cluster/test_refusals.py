@@ -9,14 +9,13 @@ from collections import defaultdict
 import pytest
 
 from cluster_engine.controller import RefusalKind
-from cluster_engine.plan import parse_plan
 from cluster_engine.simulate import simulate
 from linter import api
 from rules.cluster import CLUSTER_RULES, REFUSAL_RULES
 from rules.framework import Severity
 from tests.rules.case_files import ClusterFile
 from tests.rules.case_model import ClusterCase
-from tests.rules.case_run import snapshot_of
+from tests.rules.case_run import plan_of, snapshot_of
 from tests.rules.test_rule_cases import FILES
 
 CASES = [
@@ -31,7 +30,7 @@ CASES = [
 def _refusals() -> dict[RefusalKind, list[tuple[tuple[str, ClusterCase], int]]]:
     found: defaultdict[RefusalKind, list[tuple[tuple[str, ClusterCase], int]]] = defaultdict(list)
     for rule, case in CASES:
-        plan = parse_plan(case.plan, f"{rule}.plan.yml")
+        plan = plan_of(case, rule)
         for t in simulate(snapshot_of(case), plan).transitions:
             for r in t.refusals:
                 found[RefusalKind(r.kind)].append(((rule, case), t.index))
@@ -59,7 +58,7 @@ def test_some_case_produces_the_refusal(kind: RefusalKind) -> None:
 def test_the_refusal_is_reported_as_an_error_at_its_step(kind: RefusalKind) -> None:
     names = {r.name for r in REFUSAL_RULES[kind]}
     for (rule, case), step in FOUND.get(kind, []):
-        plan = parse_plan(case.plan, f"{rule}.plan.yml")
+        plan = plan_of(case, rule)
         report = api.cluster_check(snapshot_of(case), plan)
         hits = [
             f
