@@ -10,6 +10,7 @@ import yaml
 from pydantic import Field, ValidationError, model_validator
 
 from tests.rules.case_model import (
+    Case,
     ClusterCase,
     FleetCase,
     NonEmpty,
@@ -22,10 +23,14 @@ from tests.rules.case_model import (
 
 class CaseFile(Strict):
     rule: NonEmpty
+    cases: tuple[Case, ...]  # each kind's file narrows it
 
     @model_validator(mode="after")
-    def _expect_this_rule(self) -> Self:
-        for case in self.cases:  # type: ignore[attr-defined]
+    def _cases_of_this_rule(self) -> Self:
+        names = [c.name for c in self.cases]
+        if len(set(names)) < len(names):
+            raise ValueError(f"two cases named {max(names, key=names.count)!r}")
+        for case in self.cases:
             for e in case.expect or ():
                 if e.rule != self.rule:
                     raise ValueError(f"case {case.name!r} expects rule {e.rule} in {self.rule}.yml")

@@ -21,6 +21,7 @@ from rules.cluster import CLUSTER_RULES
 from rules.framework import Rule
 from rules.topology import TOPOLOGY_RULES
 from tests.rules.case_files import ClusterFile, Kind
+from tests.rules.case_model import AcknowledgementCase, Case, DiffCase, GitBaseCase, LintCase
 from tests.rules.case_run import snapshot_of
 from tests.rules.test_rule_cases import FILES
 
@@ -57,10 +58,41 @@ def test_rule_fires_and_stays_quiet_in_written_cases(r: Rule) -> None:
     files = [f for f in FILES[kind] if f.rule == r.name]
     assert files, f"no fixtures/rules/{kind}/{r.name}.yml"
     [found] = files
-    written = [c for c in found.cases if not getattr(c, "corpus", False)]  # type: ignore[attr-defined]
+    written = [c for c in found.cases if not getattr(c, "corpus", False)]
     assert any(c.fires for c in written), f"{r.name}: no case in fixtures/ where it fires"
     quiet = [c for c in written if c.expect == ()]
     assert quiet, f"{r.name}: no case in fixtures/ where it stays quiet"
+
+
+def _gives(case: Case, subject: str) -> bool:
+    """Does the case's input reach a rule of ``subject`` at all?"""
+    match case:
+        case LintCase():
+            return subject == "topology"
+        case DiffCase():
+            topologies = case.before is not None or case.before_file is not None
+            return subject == ("topology-diff" if topologies else "streams-config") or (
+                subject == "streams-config" and case.config is not None
+            )
+        case AcknowledgementCase():
+            return subject == "acknowledgements"
+        case GitBaseCase():
+            return subject == "topology-file"
+        case _:
+            return True  # a cluster or fleet case reaches every rule of its kind
+
+
+def test_every_case_gives_its_rule_its_subject() -> None:
+    """A quiet case whose input never reaches its rule (a config rule given two topologies and
+    no config) would pass whatever the rule does."""
+    wrong = [
+        (f.rule, case.name)
+        for files in FILES.values()
+        for f in files
+        for case in f.cases
+        if not _gives(case, BY_NAME[f.rule].subject)
+    ]
+    assert wrong == []
 
 
 @pytest.mark.parametrize(
@@ -68,7 +100,7 @@ def test_rule_fires_and_stays_quiet_in_written_cases(r: Rule) -> None:
 )
 def test_prose_doc_example_is_written_out_as_a_case(r: Rule) -> None:
     [found] = [f for f in FILES[KIND_OF_SUBJECT[r.subject]] if f.rule == r.name]
-    marked = [c.name for c in found.cases if getattr(c, "doc_example", False)]  # type: ignore[attr-defined]
+    marked = [c.name for c in found.cases if getattr(c, "doc_example", False)]
     assert len(marked) == 1, f"{r.name}: mark the one case that is its doc page example: {marked}"
 
 

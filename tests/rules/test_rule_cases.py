@@ -10,7 +10,7 @@ import pytest
 from cluster_engine.errors import ClusterInputError
 from rules.framework import Finding
 from tests.conftest import FIXTURES
-from tests.rules.case_files import CaseFileError, load_file, load_folder
+from tests.rules.case_files import CaseFileError, Kind, load_file, load_folder
 from tests.rules.case_model import (
     AcknowledgementCase,
     Case,
@@ -33,7 +33,7 @@ from tests.rules.case_run import (
 RULE_CASES = FIXTURES / "rules"
 FILES = load_folder(RULE_CASES)
 CASES: list[tuple[str, Case]] = [
-    (f.rule, case) for files in FILES.values() for f in files for case in f.cases  # type: ignore[attr-defined]
+    (f.rule, case) for files in FILES.values() for f in files for case in f.cases
 ]
 
 
@@ -132,10 +132,10 @@ def test_a_key_given_twice_is_a_located_error(tmp_path: Path) -> None:
     ids=["no input", "no plan", "another rule", "no apps"],
 )
 def test_a_case_without_input_or_for_another_rule_is_refused(
-    kind: str, text: str, where: str, tmp_path: Path
+    kind: Kind, text: str, where: str, tmp_path: Path
 ) -> None:
     path = tmp_path / f"{text.split()[1]}.yml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(CaseFileError) as info:
-        load_file(path, kind)  # type: ignore[arg-type]
+        load_file(path, kind)
     assert f"{path}{where}" in str(info.value), info.value
