@@ -6,7 +6,8 @@ case's rule with its expectations, one to one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
@@ -26,8 +27,9 @@ from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import parse, parse_file
 from linter.topology.streams_config import parse_properties
+from rules.catalogue import ALL_RULES
 from rules.fleet.graph import AppFacts, PartitionChange
-from rules.framework import Finding, Location
+from rules.framework import Finding, Hit, Location, Resource
 from tests.conftest import CORPUS_MISSING, ROOT, TOPOLOGY_CORPUS, corpus_text
 from tests.rules.case_model import (
     AcknowledgementCase,
@@ -82,6 +84,22 @@ def mismatch(expect: Sequence[Expect], findings: Sequence[Finding], rule: str) -
     if unmatched:
         return f"unexpected findings: {[f.message for f in unmatched]}"
     return None
+
+
+@contextmanager
+def always_firing(name: str) -> Iterator[None]:
+    """The rule ``name`` replaced, in the catalogue itself, by one that fires on any subject."""
+
+    def fire(*_: object) -> Iterator[Hit]:
+        yield Hit(message="fires on anything", resources=(Resource(kind="test", name=name),))
+
+    [r] = [r for r in ALL_RULES if r.name == name]
+    func = r.func
+    object.__setattr__(r, "func", fire)  # the rule objects are shared by every runner
+    try:
+        yield
+    finally:
+        object.__setattr__(r, "func", func)
 
 
 # -- topology ---------------------------------------------------------------------------------

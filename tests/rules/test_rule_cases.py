@@ -21,6 +21,7 @@ from tests.rules.case_model import (
     LintCase,
 )
 from tests.rules.case_run import (
+    always_firing,
     mismatch,
     run_acknowledgements,
     run_cluster,
@@ -70,6 +71,23 @@ def test_rule_case(rule: str, case: Case) -> None:
     if isinstance(case, ClusterCase) and case.no_errors:
         errors = [f"{f.rule} {f.message}" for f in findings if f.severity.value == "error"]
         assert not errors, errors
+
+
+# The rule's subject only exists for a deleted file: for a rename or a modification git-base
+# never asks it, which is what its quiet cases hold.
+NOT_ASKED = frozenset({"topology-file-deleted"})
+QUIET = [(rule, case) for rule, case in CASES if case.expect == () and rule not in NOT_ASKED]
+
+
+@pytest.mark.parametrize(
+    ("rule", "case"), QUIET, ids=[f"{rule}: {case.name}" for rule, case in QUIET]
+)
+def test_quiet_case_reaches_its_rule(rule: str, case: Case) -> None:
+    """A quiet case holds something only if its rule is asked: one that fires on anything must
+    fail it."""
+    with always_firing(rule):
+        findings = findings_of(rule, case)
+    assert mismatch((), findings, rule) is not None, f"{rule} is never asked in this case"
 
 
 def test_every_kind_has_cases() -> None:
