@@ -27,7 +27,7 @@ def metadata_version_irreversible(t: Transition) -> Iterator[Hit]:
 
     Example:
 
-        - upgrade-binaries: {nodes: [1, 2, 3], version: 4.3.0}
+        - upgrade-binaries: {nodes: [1, 2, 3, 101, 102, 103], version: 4.3.0}
         - update-feature: {feature: metadata.version, level: 4.3-IV0}
 
     Fix: run the new binaries at the old metadata.version long enough to validate them (clients,

@@ -326,8 +326,11 @@ def _plan_seeds() -> list[bytes]:
     import yaml
 
     seeds: list[bytes] = []
-    base = ROOT / "fixtures" / "cluster"
-    for path in sorted(base.rglob("*.y*ml")):
+    paths = [
+        *(ROOT / "fixtures" / "cluster").rglob("*.y*ml"),
+        *(ROOT / "fixtures" / "rules" / "cluster").glob("*.yml"),
+    ]
+    for path in sorted(paths):
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError:

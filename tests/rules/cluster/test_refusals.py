@@ -9,24 +9,31 @@ from collections import defaultdict
 import pytest
 
 from cluster_engine.controller import RefusalKind
-from cluster_engine.plan import parse_plan
 from cluster_engine.simulate import simulate
 from linter import api
 from rules.cluster import CLUSTER_RULES, REFUSAL_RULES
 from rules.framework import Severity
-from tests.rules.cluster.cases import load_cases, snapshot_of
-from tests.rules.yaml_cases import Case
+from tests.rules.case_files import ClusterFile
+from tests.rules.case_model import ClusterCase
+from tests.rules.case_run import plan_of, snapshot_of
+from tests.rules.test_rule_cases import FILES
 
-CASES = [c for c in load_cases() if "input_error" not in c.spec]
+CASES = [
+    (f.rule, c)
+    for f in FILES["cluster"]
+    if isinstance(f, ClusterFile)
+    for c in f.cases
+    if c.input_error is None
+]
 
 
-def _refusals() -> dict[RefusalKind, list[tuple[Case, int]]]:
-    found: defaultdict[RefusalKind, list[tuple[Case, int]]] = defaultdict(list)
-    for case in CASES:
-        plan = parse_plan(str(case.spec.get("plan") or "[]"), f"{case.rule}.plan.yml")
-        for t in simulate(snapshot_of(case.spec), plan).transitions:
+def _refusals() -> dict[RefusalKind, list[tuple[tuple[str, ClusterCase], int]]]:
+    found: defaultdict[RefusalKind, list[tuple[tuple[str, ClusterCase], int]]] = defaultdict(list)
+    for rule, case in CASES:
+        plan = plan_of(case, rule)
+        for t in simulate(snapshot_of(case), plan).transitions:
             for r in t.refusals:
-                found[RefusalKind(r.kind)].append((case, t.index))
+                found[RefusalKind(r.kind)].append(((rule, case), t.index))
     return found
 
 
@@ -44,18 +51,18 @@ def test_every_refusal_kind_has_an_error_rule() -> None:
 
 @pytest.mark.parametrize("kind", list(RefusalKind), ids=lambda k: k.value)
 def test_some_case_produces_the_refusal(kind: RefusalKind) -> None:
-    assert FOUND.get(kind), f"no case in fixtures/cluster/cases/ makes the simulator refuse {kind}"
+    assert FOUND.get(kind), f"no case in fixtures/rules/cluster/ makes the simulator refuse {kind}"
 
 
 @pytest.mark.parametrize("kind", list(RefusalKind), ids=lambda k: k.value)
 def test_the_refusal_is_reported_as_an_error_at_its_step(kind: RefusalKind) -> None:
     names = {r.name for r in REFUSAL_RULES[kind]}
-    for case, step in FOUND.get(kind, []):
-        plan = parse_plan(str(case.spec.get("plan") or "[]"), f"{case.rule}.plan.yml")
-        report = api.cluster_check(snapshot_of(case.spec), plan)
+    for (rule, case), step in FOUND.get(kind, []):
+        plan = plan_of(case, rule)
+        report = api.cluster_check(snapshot_of(case), plan)
         hits = [
             f
             for f in report.findings
             if f.name in names and f.step == step and f.severity is Severity.ERROR
         ]
-        assert hits, f"{case.id}: step {step} refused ({kind}) but {sorted(names)} say nothing"
+        assert hits, f"{rule}: {case.name}: step {step} refused ({kind}); {sorted(names)} silent"

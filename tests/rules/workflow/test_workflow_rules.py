@@ -1,4 +1,5 @@
-"""The workflow rules (KS9xx): identities, doc pages, and topology-file-deleted's output."""
+"""The workflow rules (KS9xx): identities and doc pages (their cases: ``fixtures/rules/workflow/``,
+run by ``tests/rules/test_rule_cases.py``)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,10 @@ import re
 
 import pytest
 
-from linter.topology.parse import parse
 from rules.catalogue import ALL_RULES
-from rules.framework import Rule, Severity, run
+from rules.framework import Rule, run
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.file_deleted import DeletedFile, topology_file_deleted
-from tests.conftest import FIXTURES
 
 
 @pytest.mark.parametrize("r", WORKFLOW_RULES, ids=lambda r: r.name)
@@ -32,19 +31,7 @@ def test_names_are_permanent() -> None:
     }
 
 
-def test_deleted_file_names_its_stores_and_changelogs() -> None:
-    text = (FIXTURES / "examples" / "word-count-v1.txt").read_text()
-    deleted = DeletedFile("topology/wc.txt", "origin/main", parse(text, "wc@main"), "wc")
-    (finding,) = run([topology_file_deleted], "topology-file", deleted)
-    assert finding.severity == Severity.ERROR
-    assert finding.message == "topology/wc.txt exists at origin/main but was deleted"
-    names = {(r.kind, r.name) for r in finding.resources}
-    assert ("store", "KSTREAM-AGGREGATE-STATE-STORE-0000000001") in names
-    assert ("changelog-topic", "wc-KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog") in names
-    assert "kafka-streams-application-reset --application-id wc" in finding.steps[0]
-
-
-def test_deleted_unparsable_file_still_reported_with_a_path_fingerprint() -> None:
+def test_a_deleted_file_is_fingerprinted_by_its_path_whatever_the_revision() -> None:
     a = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD"))
     b = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD~3"))
     assert [(f.resources[0].name, f.steps) for f in a] == [("t/a.txt", ())]
