@@ -247,7 +247,7 @@ def run_acknowledgements(case: AcknowledgementCase) -> Report:
 def run_git_base(case: GitBaseCase) -> list[Finding]:
     # The findings of ``diff --git-base`` over files git reported, without git: the CLI's own
     # pipeline after its ``git diff``.
-    from linter.cli.workflow import _git_base_findings
+    from linter.api.gitbase import _git_base_findings
 
     found = [
         FileChange(
