@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Severity, rule
 from rules.topology.context import DiffSubject, after, before, store, topic
 
@@ -49,7 +50,7 @@ def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
     diff = subject.diff
     for pair in diff.stores.pairs:
         b, a = pair.before, pair.after
-        if not (b.is_global or a.is_global) or not (pair.changes - {"owners"}):
+        if not (b.is_global or a.is_global) or not (pair.changes - {Change.OWNERS}):
             continue
         what = "renamed to " + a.name if b.name != a.name else "changed"
         yield Hit(
@@ -74,7 +75,7 @@ def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
             key=f"store|{side}|{s.name}",
         )
     for tp in diff.topics.pairs:
-        if tp.before.role == "global" and "renamed" in tp.changes:
+        if tp.before.role == "global" and Change.RENAMED in tp.changes:
             yield Hit(
                 message=(
                     f"Global store topic {tp.before.name} is now {tp.after.name}: every instance "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Location, Severity, rule
 from rules.topology.context import DiffSubject, after, before, node, topic
 
@@ -46,7 +47,7 @@ def sink_topic_changed(subject: DiffSubject) -> Iterator[Hit]:
     diff = subject.diff
     for pair in diff.topics.pairs:
         b, a = pair.before, pair.after
-        if b.role != "sink" or "renamed" not in pair.changes:
+        if b.role != "sink" or Change.RENAMED not in pair.changes:
             continue
         yield Hit(
             message=f"Output topic {b.name} is now {a.name}: its consumers stop receiving data.",
