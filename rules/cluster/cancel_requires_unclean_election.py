@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import CancelFacts
 from cluster_engine.knowledge import msg_cancel_unclean
-from cluster_engine.plan import CancelReassignment
 from cluster_engine.simulate import Transition
 from rules.cluster._common import at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
@@ -34,9 +34,9 @@ def cancel_requires_unclean_election(t: Transition) -> Iterator[Hit]:
     Fix: let the reassignment finish instead (or reassign again to a set that includes the
     in-sync replicas); never enable unclean election just to cancel.
     """
-    if not isinstance(t.step, CancelReassignment):
+    if not isinstance(t.facts, CancelFacts):
         return
-    keys = t.notes.get("unclean", ())
+    keys = t.facts.unclean
     if not keys:
         return
     refused = [k for k in keys if k in t.after.moves]

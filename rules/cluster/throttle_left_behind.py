@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import VerifyFacts
 from cluster_engine.plan import Reassign, VerifyReassignment
 from cluster_engine.simulate import Simulation
 from rules.cluster._common import at_step, config, names, on_snapshot
@@ -60,8 +61,8 @@ def throttle_left_behind(sim: Simulation) -> Iterator[Hit]:
         return
     if final.moves:
         why = "the plan ends with reassignments in flight and no verify-reassignment after them"
-    elif isinstance(origin.step, VerifyReassignment):
-        why = f"the last verify-reassignment kept them: {origin.notes.get('kept_because')}"
+    elif isinstance(origin.facts, VerifyFacts):
+        why = f"the last verify-reassignment kept them: {origin.facts.kept_because}"
     else:
         why = "no verify-reassignment runs after the reassignment completes"
     yield at_step(
