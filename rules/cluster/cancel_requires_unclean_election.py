@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.facts import CancelFacts
 from cluster_engine.knowledge import msg_cancel_unclean
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="cancel-requires-unclean-election",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def cancel_requires_unclean_election(t: Transition) -> Iterator[Hit]:
     """Cancelling a reassignment would need an unclean leader election.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.facts import DecommissionFacts
 from cluster_engine.plan import DecommissionBroker
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names, plural
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, names, plural
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="decommission-before-drain",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def decommission_before_drain(t: Transition) -> Iterator[Hit]:
     """A broker is decommissioned while it still holds replicas.

@@ -9,7 +9,7 @@ from cluster_engine.facts import ReassignFacts
 from cluster_engine.knowledge import DISK_CRITICAL_RATIO, DISK_WARN_RATIO
 from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, broker, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, broker, on_snapshot
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -22,7 +22,7 @@ def _level(ratio: float) -> str:
     name="disk-usage-high",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def disk_usage_high(sim: Simulation) -> Iterator[Hit]:
     """A log directory is (or a reassignment would make it) over 70 % full; 85 % is critical.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.facts import ElrRewriteFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, config, ids
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="elr-enable-rewrites-min-isr",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def elr_enable_rewrites_min_isr(t: Transition) -> Iterator[Hit]:
     """Enabling ELR rewrites ``min.insync.replicas`` configs.

@@ -8,7 +8,7 @@ from cluster_engine.facts import ElrClearFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, config, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="elr-state-cleared",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def elr_state_cleared(t: Transition) -> Iterator[Hit]:
     """A ``min.insync.replicas`` write clears Eligible Leader Replicas, even with the same value.

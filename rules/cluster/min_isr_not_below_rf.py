@@ -8,7 +8,7 @@ from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import AlterConfig, CreateTopic, Reassign
 from cluster_engine.simulate import Simulation, Transition
 from cluster_engine.state import ClusterState, Move
-from rules.cluster._common import at_step, on_snapshot, topic
+from rules.cluster._common import CLUSTER, at_step, on_snapshot, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -21,7 +21,7 @@ def _offenders(state: ClusterState) -> dict[str, tuple[int, int]]:
     name="min-isr-not-below-rf",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def min_isr_not_below_rf(sim: Simulation) -> Iterator[Hit]:
     """``min.insync.replicas`` is not below the replication factor: one broker down blocks writes.

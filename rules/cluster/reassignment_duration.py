@@ -8,7 +8,7 @@ from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import Reassign
 from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="reassignment-duration",
     severity=Severity.INFO,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_duration(t: Transition) -> Iterator[Hit]:
     """How long a reassignment takes, from partition sizes and the throttle in force.

@@ -8,7 +8,7 @@ from cluster_engine.controller import RefusalKind
 from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import Reassign
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, names, topic
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 KINDS = (
@@ -23,7 +23,7 @@ KINDS = (
     name="reassignment-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_refused(t: Transition) -> Iterator[Hit]:
     """kafka-reassign-partitions.sh --execute refuses the reassignment: nothing moves.

@@ -9,7 +9,7 @@ from cluster_engine.knowledge import THROTTLE_RATE_KEYS
 from cluster_engine.plan import Reassign
 from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names
+from rules.cluster._common import CLUSTER_STEP, at_step, names
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -18,7 +18,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="reassignment-unthrottled",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_unthrottled(t: Transition) -> Iterator[Hit]:
     """A reassignment copies data without a replication throttle.

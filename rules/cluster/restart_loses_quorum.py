@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.facts import RestartFacts
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, ids
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="restart-loses-quorum",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def restart_loses_quorum(t: Transition) -> Iterator[Hit]:
     """A restart stops a majority of the controller voters at once: the quorum is lost.

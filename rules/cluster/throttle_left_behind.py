@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.facts import VerifyFacts
 from cluster_engine.plan import Reassign, VerifyReassignment
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, config, names, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, config, names, on_snapshot
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="throttle-left-behind",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def throttle_left_behind(sim: Simulation) -> Iterator[Hit]:
     """Replication throttles stay configured with no reassignment to justify them.

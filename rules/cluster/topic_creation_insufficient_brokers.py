@@ -9,7 +9,7 @@ from cluster_engine.facts import CreateFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AddPartitions, CreateTopic
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -18,7 +18,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="topic-creation-insufficient-brokers",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def topic_creation_insufficient_brokers(t: Transition) -> Iterator[Hit]:
     """A topic (or partitions) is created with a replication factor above the usable brokers.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.facts import ElectFacts
 from cluster_engine.plan import ElectLeaders
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="unclean-election-planned",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     """The plan runs an unclean leader election: committed records are lost.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, store, topic
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, store, topic
 
 
 @rule(
@@ -14,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, store, topic
     name="global-store-changed",
     severity=Severity.WARNING,
     impact=Impact.RESTORE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
     """A global store, or the topic it is built from, changed.

@@ -8,7 +8,15 @@ from linter.topology import naming
 from linter.topology.diff import Change
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.runbook import RUNNING_PREFIX
-from rules.topology.context import DiffSubject, after, before, drain_step, repartition, topic
+from rules.topology.context import (
+    TOPOLOGY_DIFF,
+    DiffSubject,
+    after,
+    before,
+    drain_step,
+    repartition,
+    topic,
+)
 
 
 @rule(
@@ -16,7 +24,7 @@ from rules.topology.context import DiffSubject, after, before, drain_step, repar
     name="repartition-topic-removed",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
     """A repartition topic is gone or renamed: records still in it are never processed.

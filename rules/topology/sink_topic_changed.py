@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import DiffSubject, after, before, node, topic
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, node, topic
 
 
 @rule(
@@ -14,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, node, topic
     name="sink-topic-changed",
     severity=Severity.WARNING,
     impact=Impact.DOWNSTREAM,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def sink_topic_changed(subject: DiffSubject) -> Iterator[Hit]:
     """An output topic was removed or renamed, or the key of its records now changes.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, changelog, node, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, changelog, node, store
 
 
 @rule(
@@ -14,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, changelog, node, 
     name="store-owner-changed",
     severity=Severity.WARNING,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_owner_changed(subject: DiffSubject) -> Iterator[Hit]:
     """A store keeps its name but is now written by a different operator.

@@ -9,7 +9,7 @@ from linter.topology import naming
 from linter.topology.diff import Change
 from linter.topology.store_naming import keep_store_name, store_kind
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, changelog, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, changelog, store
 
 
 @rule(
@@ -17,7 +17,7 @@ from rules.topology.context import DiffSubject, after, before, changelog, store
     name="store-renamed",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
     """A state store's name changed, so its changelog topic changed and its state is lost.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology.diff import Change, Key, NodeInfo
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, subtopology
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, subtopology
 
 _SHOWN = 5
 
@@ -16,7 +16,7 @@ _SHOWN = 5
     name="unexplained-change",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     """Operators were added, removed, renamed or rewired, or a stateless sub-topology renumbered.

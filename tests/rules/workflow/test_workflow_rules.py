@@ -10,7 +10,7 @@ from linter.topology.parse import parse
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, run
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.file_deleted import DeletedFile, topology_file_deleted
+from rules.workflow.file_deleted import TOPOLOGY_FILE, DeletedFile, topology_file_deleted
 from tests.conftest import FIXTURES
 
 
@@ -35,7 +35,7 @@ def test_names_are_permanent() -> None:
 def test_deleted_file_names_its_stores_and_changelogs() -> None:
     text = (FIXTURES / "examples" / "word-count-v1.txt").read_text()
     deleted = DeletedFile("topology/wc.txt", "origin/main", parse(text, "wc@main"), "wc")
-    (finding,) = run([topology_file_deleted], "topology-file", deleted)
+    (finding,) = run([topology_file_deleted], TOPOLOGY_FILE, deleted)
     assert finding.severity == Severity.ERROR
     assert finding.message == "topology/wc.txt exists at origin/main but was deleted"
     names = {(r.kind, r.name) for r in finding.resources}
@@ -45,7 +45,7 @@ def test_deleted_file_names_its_stores_and_changelogs() -> None:
 
 
 def test_deleted_unparsable_file_still_reported_with_a_path_fingerprint() -> None:
-    a = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD"))
-    b = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD~3"))
+    a = run([topology_file_deleted], TOPOLOGY_FILE, DeletedFile("t/a.txt", "HEAD"))
+    b = run([topology_file_deleted], TOPOLOGY_FILE, DeletedFile("t/a.txt", "HEAD~3"))
     assert [(f.resources[0].name, f.steps) for f in a] == [("t/a.txt", ())]
     assert a[0].fingerprint == b[0].fingerprint
