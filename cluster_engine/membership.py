@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any
 
 from cluster_engine.config_types import invalid_config_value
 from cluster_engine.controller import Refusal, RefusalKind, registration_refusals
+from cluster_engine.facts import CreateFacts, DecommissionFacts, ElectFacts
 from cluster_engine.knowledge import (
     MSG_ADD_VOTER_KRAFT0,
     MSG_REMOVE_VOTER_KRAFT0,
@@ -40,17 +40,18 @@ def add_broker(state: ClusterState, step: AddBroker, path: str) -> Effect:
 
 
 def decommission(state: ClusterState, step: DecommissionBroker, path: str) -> Effect:
-    """Notes: ``holding``: broker -> pids still with a replica on it (not moved away)."""
     for b in step.brokers:
         if b not in state.nodes or not state.nodes[b].is_broker:
             raise bad_step(path, step, f"broker {b} is not registered")
     gone = frozenset(step.brokers)
-    holding = {b: tuple(state.table.replicas_on.get(b, ())) for b in step.brokers}
+    holding = MappingProxyType(
+        {b: tuple(state.table.replicas_on.get(b, ())) for b in step.brokers}
+    )
     out = state.out_of_isr | gone
     outage = Outage(0, gone | state.down, out, state.health(out))
     nodes = {i: n for i, n in state.nodes.items() if i not in gone}
     after = state.evolve(nodes=MappingProxyType(nodes), down=state.down | gone, out_of_isr=out)
-    return effect(after, (outage,), holding=holding)
+    return effect(after, (outage,), facts=DecommissionFacts(holding))
 
 
 def quorum_change(state: ClusterState, step: AddController | RemoveController) -> Effect:
@@ -102,11 +103,10 @@ def quorum_change(state: ClusterState, step: AddController | RemoveController) -
     after = state.evolve(
         voters=voters, nodes=MappingProxyType(nodes), pending_voter_change=not step.wait
     )
-    return effect(after, was_pending=state.pending_voter_change)
+    return effect(after)
 
 
 def elect(state: ClusterState, step: ElectLeaders) -> Effect:
-    """Notes: ``unclean``: pids elected from an out-of-sync replica (records lost)."""
     if step.type != "unclean":
         return effect(state)
     table = state.table
@@ -124,7 +124,7 @@ def elect(state: ClusterState, step: ElectLeaders) -> Effect:
             isr[pid] = (live[0],)
             leader[pid] = live[0]
     after = state.evolve(table=table.changed(isr=isr, leader=leader)) if isr else state
-    return effect(after, unclean=tuple(sorted(isr)))
+    return effect(after, facts=ElectFacts(tuple(sorted(isr))))
 
 
 def create(
@@ -133,8 +133,6 @@ def create(
     path: str,
     during: Sequence[Outage],
 ) -> Effect:
-    """Notes: ``rf``, ``usable`` brokers for placement, ``shutting_down`` (brokers in
-    controlled shutdown at that moment), ``live`` (unfenced, not down)."""
     table = state.table
     shutting: frozenset[int] = frozenset(
         i for i, n in state.nodes.items() if n.in_controlled_shutdown
@@ -163,12 +161,7 @@ def create(
         start = len(existing)
         rf = len(table.replicas[existing[0]])
         count = step.partitions - start
-    notes: dict[str, Any] = {
-        "rf": rf,
-        "usable": tuple(registered),
-        "live": tuple(live),
-        "shutting_down": tuple(sorted(shutting)),
-    }
+    facts = CreateFacts(rf, tuple(registered), tuple(live), tuple(sorted(shutting)))
     refusals: list[Refusal] = []
     if isinstance(step, CreateTopic) and name in table.pids_of_topic:
         refusals.append(
@@ -206,7 +199,7 @@ def create(
             )
         )
     if refusals:
-        return effect(state, refusals=refusals, **notes)
+        return effect(state, refusals=refusals, facts=facts)
     placements = []
     for i in range(count):  # the leader is always unfenced; unfenced brokers are preferred
         first = live[(start + i) % len(live)]
@@ -220,4 +213,4 @@ def create(
         for key, value in step.configs.items():
             configs = configs.with_value("topic", name, key, value)
         after = after.evolve(configs=configs)
-    return effect(after, **notes)
+    return effect(after, facts=facts)

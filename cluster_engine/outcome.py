@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from cluster_engine.controller import Refusal
 from cluster_engine.errors import ClusterInputError
+from cluster_engine.facts import StepFacts
 from cluster_engine.knowledge import FEATURES, METADATA_VERSION, supported_range
 from cluster_engine.plan import Step
 from cluster_engine.state import ClusterState, Health
@@ -32,16 +32,16 @@ class Effect:
     after: ClusterState
     outages: tuple[Outage, ...] = ()
     refusals: tuple[Refusal, ...] = ()
-    notes: Mapping[str, Any] = field(default_factory=dict)
+    facts: StepFacts = None
 
 
 def effect(
     after: ClusterState,
     outages: tuple[Outage, ...] = (),
     refusals: Sequence[Refusal] = (),
-    **notes: Any,
+    facts: StepFacts = None,
 ) -> Effect:
-    return Effect(after, outages, tuple(refusals), MappingProxyType(notes))
+    return Effect(after, outages, tuple(refusals), facts)
 
 
 def bad_step(path: str, step: Step, message: str) -> ClusterInputError:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from cluster_engine.controller import Refusal, RefusalKind
+from cluster_engine.facts import CancelFacts, ReassignFacts, VerifyFacts
 from cluster_engine.knowledge import THROTTLE_RATE_KEYS, THROTTLED_REPLICAS_KEYS, msg_cancel_unclean
 from cluster_engine.outcome import Effect, effect
 from cluster_engine.plan import CancelReassignment, Reassign, VerifyReassignment
@@ -29,8 +30,6 @@ MSG_UNKNOWN_TOPIC = "This server does not host this topic-partition."
 
 
 def reassign(state: ClusterState, step: Reassign) -> Effect:
-    """Notes: ``moves`` (the new :class:`Move` objects), ``throttled_brokers``; when refused,
-    ``unknown_brokers`` and ``missing`` partitions (``topic-partition``)."""
     table = state.table
     refusals: list[Refusal] = []
     # The tool's own checks, in its order (4.1:tools/.../ReassignPartitionsCommand.java:
@@ -56,12 +55,8 @@ def reassign(state: ClusterState, step: Reassign) -> Effect:
             )
         refusals.append(Refusal(RefusalKind.UNKNOWN_PARTITION, "reassign", 0, message))
     if refusals:
-        return effect(
-            state,
-            refusals=refusals,
-            unknown_brokers=tuple(unknown),
-            missing=tuple(f"{m.topic}-{m.partition}" for m in missing),
-        )
+        missed = tuple(f"{m.topic}-{m.partition}" for m in missing)
+        return effect(state, refusals=refusals, facts=ReassignFacts((), tuple(unknown), missed))
     moves = dict(state.moves)
     new: list[Move] = []
     completed: dict[int, tuple[int, ...]] = {}
@@ -90,15 +85,12 @@ def reassign(state: ClusterState, step: Reassign) -> Effect:
         after = after.evolve(produce_rates=MappingProxyType(rates))
     if completed:
         after = after.evolve(table=table.changed(replicas=completed))
-    throttled: tuple[int, ...] = ()
     if step.throttle is not None and new:
-        after, throttled = _set_throttles(after, new, step.throttle)
-    return effect(after, moves=tuple(new), throttled_brokers=throttled)
+        after = _set_throttles(after, new, step.throttle)
+    return effect(after, facts=ReassignFacts(tuple(new)))
 
 
-def _set_throttles(
-    state: ClusterState, moves: Sequence[Move], rate: int
-) -> tuple[ClusterState, tuple[int, ...]]:
+def _set_throttles(state: ClusterState, moves: Sequence[Move], rate: int) -> ClusterState:
     """What ``--execute --throttle`` writes (4.1:tools/.../ReassignPartitionsCommand.java:
     1059-1182): topic lists with SET semantics, rates on every broker of the move."""
     leader: dict[str, list[str]] = {}
@@ -120,7 +112,7 @@ def _set_throttles(
     for b in sorted(brokers):
         for key in THROTTLE_RATE_KEYS[:2]:
             configs = configs.with_value("broker", str(b), key, str(rate))
-    return state.evolve(configs=configs), tuple(sorted(brokers))
+    return state.evolve(configs=configs)
 
 
 def _clear_throttles(state: ClusterState, topics: set[str], brokers: set[int]) -> ClusterState:
@@ -138,7 +130,6 @@ def _clear_throttles(state: ClusterState, topics: set[str], brokers: set[int]) -
 
 
 def verify(state: ClusterState, step: VerifyReassignment) -> Effect:
-    """Notes: ``completed`` moves; ``cleared`` whether throttles were removed; ``kept_because``."""
     moves = dict(state.moves)
     completed: list[Move] = []
     after = state
@@ -170,14 +161,10 @@ def verify(state: ClusterState, step: VerifyReassignment) -> Effect:
         topics = {m.key[0] for m in completed} | {m.key[0] for m in state.moves.values()}
         brokers = {b for m in completed for b in (*m.original, *m.target)}
         after = _clear_throttles(after, topics, brokers)
-    return effect(
-        after, completed=tuple(completed), cleared=kept_because is None, kept_because=kept_because
-    )
+    return effect(after, facts=VerifyFacts(kept_because))
 
 
 def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
-    """Notes: ``cancelled`` moves, ``unclean`` keys needing an unclean election (refused unless
-    the topic allows it: those are in ``refusals`` and stay in flight)."""
     table = state.table
     replicas: dict[int, tuple[int, ...]] = {}
     isr: dict[int, tuple[int, ...]] = {}
@@ -185,7 +172,6 @@ def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
     refusals: list[Refusal] = []
     unclean: list[tuple[str, int]] = []
     remaining: dict[tuple[str, int], Move] = {}
-    cancelled: list[Move] = []
     for key, move in sorted(state.moves.items()):
         pid = table.pid_of.get(key)
         if pid is None:
@@ -205,14 +191,13 @@ def cancel(state: ClusterState, step: CancelReassignment) -> Effect:
         isr[pid] = kept
         if table.leader[pid] not in kept:
             leader[pid] = kept[0] if kept else -1
-        cancelled.append(move)
     after = state.evolve(
         table=table.changed(replicas=replicas, isr=isr, leader=leader),
         moves=MappingProxyType(remaining),
     )
     if not step.preserve_throttles:
         after = _clear_throttles(after, {m.key[0] for m in state.moves.values()}, set())
-    return effect(after, refusals=refusals, cancelled=tuple(cancelled), unclean=tuple(unclean))
+    return effect(after, refusals=refusals, facts=CancelFacts(tuple(unclean)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,9 @@ unchanged, as Kafka would. Rules read transitions; reports read :meth:`Simulatio
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +22,7 @@ from cluster_engine.controller import (
     registration_refusals,
     requested_levels,
 )
+from cluster_engine.facts import ElrClearFacts, ElrRewriteFacts, RestartFacts, StepFacts
 from cluster_engine.knowledge import (
     ELR_FEATURE,
     MIN_INSYNC_REPLICAS,
@@ -53,8 +53,8 @@ from cluster_engine.state import ClusterState, NodeState, initial_state
 
 @dataclass(frozen=True)
 class Transition:
-    """One step and what it did. ``notes`` hold step-specific facts for rules (documented where
-    they are set)."""
+    """One step and what it did. ``facts``: what the rules need to know of this kind of step
+    beyond the state after it (:mod:`cluster_engine.facts`)."""
 
     index: int
     step: Step
@@ -63,7 +63,7 @@ class Transition:
     plan_path: str
     outages: tuple[Outage, ...] = ()
     refusals: tuple[Refusal, ...] = ()
-    notes: Mapping[str, Any] = field(default_factory=dict)
+    facts: StepFacts = None
 
     @property
     def refused(self) -> bool:
@@ -188,7 +188,7 @@ def transitions(state: ClusterState, plan: Plan) -> Iterator[Transition]:
 
 def _apply(state: ClusterState, step: Step, path: str, previous: Transition | None) -> Transition:
     e = _effect(state, step, path, previous)
-    return Transition(step.index, step, state, e.after, path, e.outages, e.refusals, e.notes)
+    return Transition(step.index, step, state, e.after, path, e.outages, e.refusals, e.facts)
 
 
 def _effect(state: ClusterState, step: Step, path: str, previous: Transition | None) -> Effect:
@@ -271,36 +271,32 @@ def _restart(
         out_of_isr=(state.out_of_isr - restarted - state.catching_up) | lagging | stuck,
         catching_up=lagging - stuck,
     )
-    return effect(after, tuple(outages), refusals, batches=tuple(batches))
+    return effect(after, tuple(outages), refusals, RestartFacts(tuple(batches)))
 
 
 # -- features and configs --------------------------------------------------------------------
 
 
 def _update_feature(state: ClusterState, step: UpdateFeature) -> Effect:
-    """Notes: ``levels`` requested; ``elr_rewrite`` when ELR gets enabled (cluster-level value
-    written or None, broker ids whose broker-level min.insync.replicas was deleted)."""
     levels = requested_levels(state, step)
     refusals = feature_refusals(state, step)
     if refusals:
-        return effect(state, refusals=refusals, levels=levels)
+        return effect(state, refusals=refusals)
     features = dict(state.features)
     features.update(levels)
     after = state.evolve(features=MappingProxyType(features))
-    notes: dict[str, Any] = {"levels": levels}
-    if levels.get(ELR_FEATURE, 0) >= 1 and not state.elr_enabled:
-        # maybeGenerateElrSafetyRecords, 4.1:MC/ConfigurationControlManager.java:643-678
-        configs = after.configs
-        created: str | None = None
-        if MIN_INSYNC_REPLICAS not in configs.cluster:
-            created = _controller_static_min_isr(state)
-            configs = configs.with_value("cluster", None, MIN_INSYNC_REPLICAS, created)
-        removed = tuple(sorted(b for b, v in configs.brokers.items() if MIN_INSYNC_REPLICAS in v))
-        for b in removed:
-            configs = configs.with_value("broker", str(b), MIN_INSYNC_REPLICAS, None)
-        after = after.evolve(configs=configs)
-        notes["elr_rewrite"] = {"cluster_value": created, "removed_brokers": removed}
-    return effect(after, **notes)
+    if levels.get(ELR_FEATURE, 0) < 1 or state.elr_enabled:
+        return effect(after)
+    # maybeGenerateElrSafetyRecords, 4.1:MC/ConfigurationControlManager.java:643-678
+    configs = after.configs
+    created: str | None = None
+    if MIN_INSYNC_REPLICAS not in configs.cluster:
+        created = _controller_static_min_isr(state)
+        configs = configs.with_value("cluster", None, MIN_INSYNC_REPLICAS, created)
+    removed = tuple(sorted(b for b, v in configs.brokers.items() if MIN_INSYNC_REPLICAS in v))
+    for b in removed:
+        configs = configs.with_value("broker", str(b), MIN_INSYNC_REPLICAS, None)
+    return effect(after.evolve(configs=configs), facts=ElrRewriteFacts(created, removed))
 
 
 def _controller_static_min_isr(state: ClusterState) -> str:
@@ -313,25 +309,21 @@ def _controller_static_min_isr(state: ClusterState) -> str:
 
 
 def _alter_config(state: ClusterState, step: AlterConfig) -> Effect:
-    """Notes: ``elr_cleared``: ``"*"`` (all topics) or the topic whose ELR state is cleared,
-    with ``elr_partitions`` holding how many partitions had a non-empty ELR."""
     refusal = config_refusal(state, step)
     if refusal is not None:
         return effect(state, refusals=[refusal])
     value = None if step.delete else step.value
     after = state.evolve(configs=state.configs.with_value(step.scope, step.entity, step.key, value))
-    notes: dict[str, Any] = {}
-    if step.key == MIN_INSYNC_REPLICAS and state.elr_enabled:
-        # createClearElrRecordsAsNeeded, 4.1:MC/ConfigurationControlManager.java:228-248
-        table = state.table
-        topic = step.entity if step.scope == "topic" else None
-        pids = table.pids_of_topic.get(topic or "", []) if topic else range(len(table))
-        cleared = {pid: () for pid in pids if table.elr[pid]}
-        notes["elr_cleared"] = topic or "*"
-        notes["elr_partitions"] = len(cleared)
-        if cleared:
-            after = after.evolve(table=table.changed(elr=cleared))
-    return effect(after, **notes)
+    if step.key != MIN_INSYNC_REPLICAS or not state.elr_enabled:
+        return effect(after)
+    # createClearElrRecordsAsNeeded, 4.1:MC/ConfigurationControlManager.java:228-248
+    table = state.table
+    topic = step.entity if step.scope == "topic" else None
+    pids = table.pids_of_topic.get(topic or "", []) if topic else range(len(table))
+    cleared = {pid: () for pid in pids if table.elr[pid]}
+    if cleared:
+        after = after.evolve(table=table.changed(elr=cleared))
+    return effect(after, facts=ElrClearFacts(topic or "*", len(cleared)))
 
 
 # -- reassignments ---------------------------------------------------------------------------

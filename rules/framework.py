@@ -1,9 +1,14 @@
 """The rule framework: what a rule is, what it returns, and how findings get their identity.
 
 A rule is a pure function decorated with :func:`rule`. It receives one subject (a topology, a
-topology diff, a Streams config diff, or a cluster plan step) and yields :class:`Hit` objects: what
+topology diff, a Streams config diff, a cluster plan step...) and yields :class:`Hit` objects: what
 it found, about which resources, where. The runner turns hits into :class:`Finding` objects,
 adding the rule's identity, its severity (default or overridden by config) and a fingerprint.
+
+A rule is typed by its subject: ``Rule[DiffSubject]`` declared with ``subject=TOPOLOGY_DIFF`` (a
+``SubjectKind[DiffSubject]``) must take a ``DiffSubject``, and :func:`run` given that kind must be
+given one, so mypy rejects a rule or a call written for another subject. Each kind is declared
+beside the class its rules receive.
 
 Rules never compute their own fingerprint, severity or id: that keeps them short and makes the
 identity of a finding a property of the framework, stable across runs and layouts.
@@ -17,9 +22,10 @@ import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, TypeAlias
+from typing import Any, Generic, Literal, Self, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypeVar
 
 
 class Severity(StrEnum):
@@ -59,6 +65,23 @@ Subject: TypeAlias = Literal[
     "acknowledgements",  # the config's acknowledgements after a run (rules.workflow)
     "fleet",  # the whole fleet's topic graph, or a slice of it (rules.fleet)
 ]
+
+# What a rule receives. A bare ``Rule`` is a rule of any subject (a catalogue, a selection).
+S = TypeVar("S", default=Any)
+
+
+class SubjectKind(str, Generic[S]):
+    """A kind of subject, named as reports print it, typed by the object its rules receive:
+    ``TOPOLOGY_DIFF: SubjectKind[DiffSubject] = SubjectKind("topology-diff")``."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: Subject) -> Self:
+        return super().__new__(cls, name)
+
+    def owns(self, r: Rule[Any]) -> TypeGuard[Rule[S]]:
+        """True when ``r`` is a rule of this kind, so it takes the subject this kind is typed by."""
+        return r.subject == self
 
 
 class Resource(BaseModel):
@@ -146,19 +169,16 @@ class Finding(BaseModel):
         return (-self.severity.rank, self.rule, self.fingerprint, self.message)
 
 
-RuleFunc: TypeAlias = Callable[..., Iterable[Hit]]
-
-
 @dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Generic[S]):
     """A rule's permanent identity plus its function. ``doc`` is the docstring: the rule's page."""
 
     id: str
     name: str
     severity: Severity
     impact: Impact
-    subject: Subject
-    func: RuleFunc
+    subject: SubjectKind[S]
+    func: Callable[[S], Iterable[Hit]]
 
     @property
     def doc(self) -> str:
@@ -168,16 +188,16 @@ class Rule:
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Iterable[Hit]:
-        return self.func(*args, **kwargs)
+    def __call__(self, subject: S) -> Iterable[Hit]:
+        return self.func(subject)
 
 
 def rule(
-    *, id: str, name: str, severity: Severity, impact: Impact, subject: Subject
-) -> Callable[[RuleFunc], Rule]:
+    *, id: str, name: str, severity: Severity, impact: Impact, subject: SubjectKind[S]
+) -> Callable[[Callable[[S], Iterable[Hit]]], Rule[S]]:
     """Declare a rule. IDs (``KS``/``KC`` + 3 digits) and names are permanent."""
 
-    def wrap(func: RuleFunc) -> Rule:
+    def wrap(func: Callable[[S], Iterable[Hit]]) -> Rule[S]:
         return Rule(id=id, name=name, severity=severity, impact=impact, subject=subject, func=func)
 
     return wrap
@@ -198,7 +218,7 @@ def _digest(rule_id: str, key: str) -> str:
     return hashlib.sha256(f"{rule_id}\x00{key}".encode()).hexdigest()[:16]
 
 
-def to_finding(r: Rule, hit: Hit, severity: Severity | None = None) -> Finding:
+def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Finding:
     # Validated construction, not ``model_construct``: on pydantic 2.13 the pure-Python
     # ``model_construct`` costs 12.5 us per finding, validation in pydantic-core 4.2 us.
     return Finding(
@@ -219,22 +239,24 @@ def to_finding(r: Rule, hit: Hit, severity: Severity | None = None) -> Finding:
 
 
 def run(
-    rules: Iterable[Rule],
-    subject: Subject,
-    *args: Any,
+    rules: Iterable[Rule[Any]],
+    kind: SubjectKind[S],
+    subject: S,
+    *,
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Finding]:
-    """Run every rule of ``subject`` on ``args``; return sorted findings.
+    """Run every rule of ``kind`` on ``subject``; return sorted findings.
 
     ``severities`` overrides a rule's default severity, keyed by rule id.
     """
-    return sorted(collect(rules, subject, *args, severities=severities), key=Finding.sort_key)
+    return sorted(collect(rules, kind, subject, severities=severities), key=Finding.sort_key)
 
 
 def collect(
-    rules: Iterable[Rule],
-    subject: Subject,
-    *args: Any,
+    rules: Iterable[Rule[Any]],
+    kind: SubjectKind[S],
+    subject: S,
+    *,
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Finding]:
     """:func:`run` without the sort, for a caller that sorts all its findings at the end."""
@@ -242,12 +264,12 @@ def collect(
     return [
         to_finding(r, hit, overrides.get(r.id))
         for r in rules
-        if r.subject == subject
-        for hit in r(*args)
+        if kind.owns(r)
+        for hit in r(subject)
     ]
 
 
-def find_rule(rules: Iterable[Rule], ref: str) -> Rule | None:
+def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:
     """Look a rule up by id (case-insensitive) or name."""
     for r in rules:
         if ref.upper() == r.id or ref == r.name:

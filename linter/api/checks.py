@@ -17,11 +17,19 @@ from linter.topology.diff import TopologyDiff
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
-from rules.cluster import CLUSTER_RULES, run_cluster
+from rules.cluster import CLUSTER_RULES
+from rules.cluster.runner import run_cluster
 from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import Finding, Location, collect, run
 from rules.topology import TOPOLOGY_RULES
-from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
+from rules.topology.context import (
+    STREAMS_CONFIG,
+    TOPOLOGY,
+    TOPOLOGY_DIFF,
+    ConfigSubject,
+    DiffSubject,
+    LintSubject,
+)
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:
@@ -38,7 +46,7 @@ def lint_all(descriptions: Iterable[Description], settings: Settings = Settings(
     for i, description in enumerate(descriptions):
         subject = LintSubject(description, settings.application_id)
         # unsorted: finish() sorts them all (stably, so the order is the same as sorting twice)
-        findings += collect(rules, "topology", subject, severities=severities)
+        findings += collect(rules, TOPOLOGY, subject, severities=severities)
         if description.path:
             inputs["topology" if i == 0 else f"topology-{i + 1}"] = description.path
     return finish("lint", findings, settings, inputs=inputs)
@@ -105,7 +113,7 @@ def judge_diff(
     if before is not None and after is not None:
         topology = match(before, after)
         subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
-        findings += run(rules, "topology-diff", subject, severities=severities)
+        findings += run(rules, TOPOLOGY_DIFF, subject, severities=severities)
         inputs.update({"before": before.path or "", "after": after.path or ""})
     # the versions alone decide upgrade.from, downgrades and known-bad releases
     versions = streams_version_before is not None or streams_version_after is not None
@@ -117,7 +125,7 @@ def judge_diff(
             version_after=streams_version_after,
         )
         findings += run(
-            rules, "streams-config", ConfigSubject(config, topology), severities=severities
+            rules, STREAMS_CONFIG, ConfigSubject(config, topology), severities=severities
         )
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
             if cfg is not None and cfg.path:

@@ -14,7 +14,7 @@ from rules.facts import AppFacts
 from rules.framework import Finding, run
 from rules.verdict import Verdict, assess, verdict_of
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.acknowledgements import AcknowledgementCheck
+from rules.workflow.acknowledgements import ACKNOWLEDGEMENTS, AcknowledgementCheck
 from rules.workflow.acknowledgements import apply as apply_acknowledgements
 
 
@@ -85,7 +85,7 @@ def finish(
         )
         rules = selected(WORKFLOW_RULES, settings)
         marked += run(
-            rules, "acknowledgements", check, severities=severity_overrides(rules, settings)
+            rules, ACKNOWLEDGEMENTS, check, severities=severity_overrides(rules, settings)
         )
     ordered = sort_findings(marked)
     with_verdict = kind in ("diff", "cluster", "combined") if verdict is None else verdict

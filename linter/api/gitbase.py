@@ -22,7 +22,7 @@ from linter.topology.streams_config import StreamsConfig, parse_properties, pars
 from rules.facts import AppFacts
 from rules.framework import Finding, Location, run
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.file_deleted import DeletedFile
+from rules.workflow.file_deleted import TOPOLOGY_FILE, DeletedFile
 
 
 def _without_acknowledgements(settings: Settings) -> Settings:
@@ -121,7 +121,7 @@ def _git_base_findings(
             rules = selected(WORKFLOW_RULES, settings)
             findings += run(
                 rules,
-                "topology-file",
+                TOPOLOGY_FILE,
                 deleted,
                 severities=severity_overrides(rules, settings),
             )

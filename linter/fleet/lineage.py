@@ -15,6 +15,7 @@ from linter.fleet.rows import FindingRow, finding_row
 from linter.topology.model import Description, Sink, Source, Topology
 from rules.fleet import FLEET_RULES
 from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
+from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
 
 # Rules whose findings on an app's upgrade mean its output records change key or go away.
@@ -193,7 +194,7 @@ def fleet_findings(
     """The fleet rules on a graph (whole or slice), with the settings' selection and severities
     (``chosen``: the same, already worked out from ``settings``)."""
     chosen = chosen or FleetRules.of(settings)
-    return run(chosen.rules, "fleet", graph, severities=chosen.severities)
+    return run(chosen.rules, FLEET, graph, severities=chosen.severities)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from linter.report.scene import Mark, Marks
-from linter.topology.diff import Matching, Pair, SubtopologyInfo, TopologyDiff
+from linter.topology.diff import Change, Matching, Pair, SubtopologyInfo, TopologyDiff
 from linter.topology.model import Description, Source
 
 
@@ -99,13 +99,13 @@ def _change(pair: Pair[Any], old: Any, new: Any) -> tuple[str, str]:
     sub_before = getattr(pair.before, "subtopology", None)
     sub_after = getattr(pair.after, "subtopology", None)
     notes = []
-    if "subtopology" in changes and sub_before != sub_after:
+    if Change.SUBTOPOLOGY in changes and sub_before != sub_after:
         notes.append(f"sub-topology {sub_before} \u2192 {sub_after}")
-    notes.extend(sorted(changes - {"renamed", "subtopology"}))
+    notes.extend(sorted(changes - {Change.RENAMED, Change.SUBTOPOLOGY}))
     note = "; ".join(notes)
-    if old != new or "renamed" in changes:
+    if old != new or Change.RENAMED in changes:
         return ("moved" if isinstance(old, int) else "renamed"), note
-    if "subtopology" in changes:
+    if Change.SUBTOPOLOGY in changes:
         return "moved", note
     if changes:
         return "changed", note

@@ -27,6 +27,7 @@ from typing import Generic, TypeVar
 from linter.topology import naming
 from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
+    Change,
     How,
     Key,
     NodeInfo,
@@ -50,6 +51,7 @@ from linter.topology.diff_match import (
 from linter.topology.model import Description, Sink
 
 __all__ = [
+    "Change",
     "How",
     "Key",
     "KeyChange",
@@ -70,14 +72,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Pair(Generic[T]):
-    """One item of ``before`` matched to one of ``after``; ``changes`` names what differs
-    (``renamed``, ``subtopology``, ``successors``, ``predecessors``, ``stores``, ``topics``,
-    ``owners``, ``nodes``, ``sources``, ``sinks``...)."""
+    """One item of ``before`` matched to one of ``after``; ``changes`` says what differs."""
 
     before: T
     after: T
     how: How
-    changes: frozenset[str] = frozenset()
+    changes: frozenset[Change] = frozenset()
 
     @property
     def changed(self) -> bool:
@@ -189,50 +189,50 @@ def _assemble(
         lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map),
     )
 
-    def store_changes(sb: StoreInfo, sa: StoreInfo) -> frozenset[str]:
-        ch = set()
+    def store_changes(sb: StoreInfo, sa: StoreInfo) -> frozenset[Change]:
+        ch: set[Change] = set()
         if sb.name != sa.name:
-            ch.add("renamed")
+            ch.add(Change.RENAMED)
         if sb.subtopology != sa.subtopology:
-            ch.add("subtopology")
+            ch.add(Change.SUBTOPOLOGY)
         if {fwd.get((sb.topology or "", o)) for o in sb.owners} != {
             (sa.topology or "", o) for o in sa.owners
         }:
-            ch.add("owners")
+            ch.add(Change.OWNERS)
         if sb.is_global != sa.is_global:
-            ch.add("global")
+            ch.add(Change.GLOBAL)
         return frozenset(ch)
 
     stores = _matching(b.stores, a.stores, store_match, store_changes)
 
-    def sub_changes(sb: SubtopologyInfo, sa: SubtopologyInfo) -> frozenset[str]:
-        ch = set()
+    def sub_changes(sb: SubtopologyInfo, sa: SubtopologyInfo) -> frozenset[Change]:
+        ch: set[Change] = set()
         if sb.id != sa.id:
-            ch.add("renumbered")
+            ch.add(Change.RENUMBERED)
         t_b, t_a = sb.topology or "", sa.topology or ""
         if {fwd.get((t_b, n)) for n in sb.nodes} != {(t_a, n) for n in sa.nodes}:
-            ch.add("nodes")
+            ch.add(Change.NODES)
         if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
-            ch.add("stores")
+            ch.add(Change.STORES)
         if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
-            ch.add("sources")
+            ch.add(Change.SOURCES)
         if sb.sink_topics != sa.sink_topics:
-            ch.add("sinks")
+            ch.add(Change.SINKS)
         return frozenset(ch)
 
     subtopologies = _matching(
         b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()}, sub_changes
     )
 
-    def topic_changes(tb: TopicInfo, ta: TopicInfo) -> frozenset[str]:
-        ch = set()
+    def topic_changes(tb: TopicInfo, ta: TopicInfo) -> frozenset[Change]:
+        ch: set[Change] = set()
         if tb.name != ta.name:
-            ch.add("renamed")
+            ch.add(Change.RENAMED)
         t_b, t_a = tb.topology or "", ta.topology or ""
         if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
-            ch.add("writers")
+            ch.add(Change.WRITERS)
         if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
-            ch.add("readers")
+            ch.add(Change.READERS)
         return frozenset(ch)
 
     topics = _matching(b.topics, a.topics, topic_match, topic_changes)
@@ -258,9 +258,9 @@ def _same_walks(nodes: Matching[NodeInfo]) -> bool:
     if nodes.added or nodes.removed:
         return False
     for pair in nodes.pairs:
-        if not pair.changes <= {"stores", "topic"}:
+        if not pair.changes <= {Change.STORES, Change.TOPIC}:
             return False
-        if "topic" in pair.changes and any(
+        if Change.TOPIC in pair.changes and any(
             isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")
             for node in (pair.before.node, pair.after.node)
         ):
@@ -272,7 +272,7 @@ def _matching(
     before: Mapping[Key, T],
     after: Mapping[Key, T],
     matched: Mapping[Key, tuple[Key, How]],
-    changes: Callable[[T, T], frozenset[str]],
+    changes: Callable[[T, T], frozenset[Change]],
 ) -> Matching[T]:
     """Pairs (in before-key order, each with how it was matched and what changed), then what is
     only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""

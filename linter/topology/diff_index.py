@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from linter.topology import naming
@@ -15,6 +16,28 @@ from linter.topology.model import Description, Node, Sink, Source, Subtopology
 How: TypeAlias = Literal["name", "index", "structure", "owner", "content", "nodes"]
 TopicRole: TypeAlias = Literal["source", "pattern", "sink", "repartition", "global"]
 Key: TypeAlias = tuple[str, str]  # (topology name or "", node/store/topic name)
+
+
+class Change(StrEnum):
+    """What differs between the two items of a matched pair (``Pair.changes``)."""
+
+    RENAMED = "renamed"  # any item: another name
+    REINDEXED = "reindexed"  # node: generated name, same operator, another index
+    SUBTOPOLOGY = "subtopology"  # node, store: in another (matched) sub-topology
+    SUBTOPOLOGY_ID = "subtopology-id"  # node: its sub-topology's number changed
+    SUCCESSORS = "successors"  # node
+    PREDECESSORS = "predecessors"  # node
+    STORES = "stores"  # node, sub-topology
+    TOPICS = "topics"  # source node: its topics or pattern
+    TOPIC = "topic"  # sink node: its topic or topic extractor
+    OWNERS = "owners"  # store: the processors that own it
+    GLOBAL = "global"  # store: became global or stopped being
+    RENUMBERED = "renumbered"  # sub-topology: another id
+    NODES = "nodes"  # sub-topology
+    SOURCES = "sources"  # sub-topology: source topics or patterns
+    SINKS = "sinks"  # sub-topology
+    WRITERS = "writers"  # topic
+    READERS = "readers"  # topic
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import TypeAlias
 
 from linter.topology import align, naming
-from linter.topology.diff_index import How, Key, NodeInfo, Side
+from linter.topology.diff_index import Change, How, Key, NodeInfo, Side
 from linter.topology.model import Sink, Source
 
 
@@ -125,36 +125,36 @@ def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> No
 
 
 def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, a: Side,
-                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[str]:
-    ch: set[str] = set()
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[Change]:
+    ch: set[Change] = set()
     nb, na = p_b.node, p_a.node
     t_b, t_a = p_b.topology or "", p_a.topology or ""
     kb, ka = (t_b, nb.name), (t_a, na.name)
     if nb.name != na.name:
         gb, ga = b.generated[kb], a.generated[ka]
         same_role = gb is not None and ga is not None and gb.role_key == ga.role_key
-        ch.add("reindexed" if same_role else "renamed")
+        ch.add(Change.REINDEXED if same_role else Change.RENAMED)
     if sub_map.get((t_b, str(p_b.subtopology))) != (t_a, str(p_a.subtopology)):
-        ch.add("subtopology")
+        ch.add(Change.SUBTOPOLOGY)
     if p_b.subtopology != p_a.subtopology:
-        ch.add("subtopology-id")
+        ch.add(Change.SUBTOPOLOGY_ID)
     if {fwd.get(k) for k in b.succ[kb]} != a.succ[ka]:
-        ch.add("successors")
+        ch.add(Change.SUCCESSORS)
     if {fwd.get(k) for k in b.pred[kb]} != a.pred[ka]:
-        ch.add("predecessors")
+        ch.add(Change.PREDECESSORS)
     stores_b, stores_a = nb.stores, na.stores
     if (stores_b or stores_a) and (
         {store_map.get((t_b, s)) for s in stores_b} != {(t_a, s) for s in stores_a}
     ):
-        ch.add("stores")
+        ch.add(Change.STORES)
     if isinstance(nb, Source) and isinstance(na, Source) and (
         nb.topics != na.topics or nb.pattern != na.pattern
     ):
-        ch.add("topics")
+        ch.add(Change.TOPICS)
     if isinstance(nb, Sink) and isinstance(na, Sink) and (
         nb.topic != na.topic or nb.extractor != na.extractor
     ):
-        ch.add("topic")
+        ch.add(Change.TOPIC)
     return frozenset(ch)
 
 

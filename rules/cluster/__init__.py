@@ -4,20 +4,14 @@
 the state before and after it); ``cluster`` rules receive the whole
 :class:`~cluster_engine.simulate.Simulation`; ``cluster-apps`` rules a
 :class:`~rules.cluster._apps.ClusterApps` (the simulation and the apps' topologies).
-:func:`run_cluster` runs every kind and puts the plan line of each finding's step on the
-finding.
+:func:`rules.cluster.runner.run_cluster` runs them.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping
 
 from cluster_engine.controller import RefusalKind
-from cluster_engine.simulate import Simulation
-from linter.topology.model import Description
-from rules.cluster._apps import ClusterApps, stateful_readers
 from rules.cluster.broker_added_without_reassignment import broker_added_without_reassignment
 from rules.cluster.cancel_requires_unclean_election import cancel_requires_unclean_election
 from rules.cluster.config_value_invalid import config_value_invalid
@@ -62,7 +56,7 @@ from rules.cluster.topic_creation_insufficient_brokers import topic_creation_ins
 from rules.cluster.unclean_election_enabled import unclean_election_enabled
 from rules.cluster.unclean_election_enabled_leaderless import unclean_election_enabled_leaderless
 from rules.cluster.unclean_election_planned import unclean_election_planned
-from rules.framework import Finding, Hit, Rule, Severity, fingerprint, to_finding
+from rules.framework import Rule
 
 CLUSTER_RULES: tuple[Rule, ...] = (
     metadata_version_unsupported,
@@ -137,46 +131,3 @@ REFUSAL_RULES: Mapping[RefusalKind, tuple[Rule, ...]] = {
     RefusalKind.PARTITION_COUNT: (topic_change_refused,),
     RefusalKind.REPLICATION_FACTOR: (topic_creation_insufficient_brokers,),
 }
-
-
-def run_cluster(
-    rules: Iterable[Rule],
-    simulation: Simulation,
-    *,
-    severities: Mapping[str, Severity] | None = None,
-    apps: Sequence[tuple[str, Description]] = (),
-) -> list[Finding]:
-    """Run every cluster rule on ``simulation``; return sorted findings with plan lines.
-
-    ``apps``: the Streams applications using the cluster (application id, describe() model),
-    for the rules that name the apps a step affects.
-
-    A rule hitting the same resources at two steps gets distinct fingerprints (``#2``, ...) in
-    plan order, never from line numbers.
-    """
-    overrides = severities or {}
-    steps = simulation.plan.steps
-    findings: list[Finding] = []
-    context = ClusterApps(simulation, stateful_readers(apps), known=bool(apps))
-    for r in rules:
-        seen: Counter[str] = Counter()
-        for hit in _hits(r, context):
-            base = fingerprint(r.id, hit)
-            seen[base] += 1
-            if seen[base] > 1:
-                key = hit.key if hit.key is not None else base
-                hit = replace(hit, key=f"{key}#{seen[base]}")
-            finding = to_finding(r, hit, overrides.get(r.id))
-            line = steps[hit.step].line if hit.step is not None and hit.step < len(steps) else None
-            findings.append(finding.model_copy(update={"line": line}))
-    return sorted(findings, key=Finding.sort_key)
-
-
-def _hits(r: Rule, context: ClusterApps) -> Iterator[Hit]:
-    if r.subject == "cluster-step":
-        for t in context.simulation.transitions:
-            yield from r(t)
-    elif r.subject == "cluster":
-        yield from r(context.simulation)
-    elif r.subject == "cluster-apps":
-        yield from r(context)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from cluster_engine.simulate import Simulation
 from linter.topology.model import Description
+from rules.framework import SubjectKind
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,9 @@ class ClusterApps:
     simulation: Simulation
     stateful: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # topic -> app ids
     known: bool = False
+
+
+CLUSTER_APPS: SubjectKind[ClusterApps] = SubjectKind("cluster-apps")
 
 
 def stateful_readers(apps: Iterable[tuple[str, Description]]) -> dict[str, tuple[str, ...]]:

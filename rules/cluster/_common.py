@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cluster_engine.simulate import Transition
-from rules.framework import Hit, Location, Resource
+from cluster_engine.simulate import Simulation, Transition
+from rules.framework import Hit, Location, Resource, SubjectKind
+
+CLUSTER_STEP: SubjectKind[Transition] = SubjectKind("cluster-step")
+CLUSTER: SubjectKind[Simulation] = SubjectKind("cluster")
 
 
 def at_step(

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import AddBroker, Reassign
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, broker
+from rules.cluster._common import CLUSTER, at_step, broker
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="broker-added-without-reassignment",
     severity=Severity.WARNING,
     impact=Impact.HYGIENE,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def broker_added_without_reassignment(sim: Simulation) -> Iterator[Hit]:
     """A broker is added but no later reassignment moves partitions onto it.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import CancelFacts
 from cluster_engine.knowledge import msg_cancel_unclean
-from cluster_engine.plan import CancelReassignment
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="cancel-requires-unclean-election",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def cancel_requires_unclean_election(t: Transition) -> Iterator[Hit]:
     """Cancelling a reassignment would need an unclean leader election.
@@ -34,9 +34,9 @@ def cancel_requires_unclean_election(t: Transition) -> Iterator[Hit]:
     Fix: let the reassignment finish instead (or reassign again to a set that includes the
     in-sync replicas); never enable unclean election just to cancel.
     """
-    if not isinstance(t.step, CancelReassignment):
+    if not isinstance(t.facts, CancelFacts):
         return
-    keys = t.notes.get("unclean", ())
+    keys = t.facts.unclean
     if not keys:
         return
     refused = [k for k in keys if k in t.after.moves]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.controller import RefusalKind
 from cluster_engine.plan import AlterConfig, CreateTopic
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, config, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="config-value-invalid",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def config_value_invalid(t: Transition) -> Iterator[Hit]:
     """A config value Kafka's own validation refuses (INVALID_CONFIG).

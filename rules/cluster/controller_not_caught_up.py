@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import AddController
 from cluster_engine.simulate import Simulation, Transition
-from rules.cluster._common import at_step
+from rules.cluster._common import CLUSTER, at_step
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 WAIT = (
@@ -21,7 +21,7 @@ WAIT = (
     name="controller-not-caught-up",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def controller_not_caught_up(sim: Simulation) -> Iterator[Hit]:
     """A controller is added as a voter while the snapshot shows it lagging behind the leader.
@@ -74,7 +74,7 @@ def _added(sim: Simulation) -> Iterator[tuple[Transition, int, int | None]]:
     name="controller-lag-unknown",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def controller_lag_unknown(sim: Simulation) -> Iterator[Hit]:
     """A controller is added as a voter but the snapshot does not show whether it caught up.

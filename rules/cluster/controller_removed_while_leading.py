@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import RemoveController
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step
+from rules.cluster._common import CLUSTER, at_step
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="controller-removed-while-leading",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def controller_removed_while_leading(sim: Simulation) -> Iterator[Hit]:
     """``remove-controller`` removes the controller the snapshot shows as the quorum leader.

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import DecommissionFacts
 from cluster_engine.plan import DecommissionBroker
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names, plural
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, names, plural
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -15,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="decommission-before-drain",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def decommission_before_drain(t: Transition) -> Iterator[Hit]:
     """A broker is decommissioned while it still holds replicas.
@@ -34,9 +35,9 @@ def decommission_before_drain(t: Transition) -> Iterator[Hit]:
     Fix: reassign every partition off the broker (throttled), verify the reassignment, check its
     partition count is 0, then stop and unregister it.
     """
-    if not isinstance(t.step, DecommissionBroker):
+    if not isinstance(t.step, DecommissionBroker) or not isinstance(t.facts, DecommissionFacts):
         return
-    holding = t.notes.get("holding", {})
+    holding = t.facts.holding
     table = t.before.table
     leaving = set(t.step.brokers)
     for b, pids in sorted(holding.items()):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import DecommissionBroker
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, ids, names
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, ids, names
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="decommission-overlap",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def decommission_overlap(t: Transition) -> Iterator[Hit]:
     """Brokers sharing partitions are removed at once (or one after the other, undrained).

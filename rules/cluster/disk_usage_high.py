@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from cluster_engine.facts import ReassignFacts
 from cluster_engine.knowledge import DISK_CRITICAL_RATIO, DISK_WARN_RATIO
-from cluster_engine.plan import Reassign
 from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, broker, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, broker, on_snapshot
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -22,7 +22,7 @@ def _level(ratio: float) -> str:
     name="disk-usage-high",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def disk_usage_high(sim: Simulation) -> Iterator[Hit]:
     """A log directory is (or a reassignment would make it) over 70 % full; 85 % is critical.
@@ -55,10 +55,10 @@ def disk_usage_high(sim: Simulation) -> Iterator[Hit]:
             used[d.broker] += d.total_bytes - d.usable_bytes
     added: Counter[int] = Counter()
     for t in sim.transitions:
-        if not isinstance(t.step, Reassign) or t.refused:
+        if not isinstance(t.facts, ReassignFacts) or t.refused:
             continue
         receiving: set[int] = set()
-        for m in t.notes.get("moves", ()):
+        for m in t.facts.moves:
             for b in m.adding:
                 added[b] += m.bytes_left // max(len(m.adding), 1)
                 receiving.add(b)

@@ -8,7 +8,7 @@ from cluster_engine.controller import RefusalKind
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, config
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, config
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="elr-broker-min-isr-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def elr_broker_min_isr_refused(t: Transition) -> Iterator[Hit]:
     """A broker-level ``min.insync.replicas`` is written while ELR is enabled: refused.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ElrRewriteFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
-from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, config, ids
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="elr-enable-rewrites-min-isr",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def elr_enable_rewrites_min_isr(t: Transition) -> Iterator[Hit]:
     """Enabling ELR rewrites ``min.insync.replicas`` configs.
@@ -34,13 +34,9 @@ def elr_enable_rewrites_min_isr(t: Transition) -> Iterator[Hit]:
     Fix: before enabling ELR, set the cluster-level min.insync.replicas to the value you want
     (``--entity-default``) and move broker-level values to the cluster or topic level.
     """
-    if not isinstance(t.step, UpdateFeature):
+    if not isinstance(t.facts, ElrRewriteFacts):
         return
-    rewrite = t.notes.get("elr_rewrite")
-    if not rewrite:
-        return
-    created = rewrite.get("cluster_value")
-    removed = rewrite.get("removed_brokers", ())
+    created, removed = t.facts.cluster_value, t.facts.removed_brokers
     if created is None and not removed:
         return
     parts = []

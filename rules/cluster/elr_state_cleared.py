@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ElrClearFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, config, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="elr-state-cleared",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def elr_state_cleared(t: Transition) -> Iterator[Hit]:
     """A ``min.insync.replicas`` write clears Eligible Leader Replicas, even with the same value.
@@ -35,10 +36,9 @@ def elr_state_cleared(t: Transition) -> Iterator[Hit]:
     and never as a no-op "re-apply" in automation.
     """
     step = t.step
-    if not isinstance(step, AlterConfig) or "elr_cleared" not in t.notes:
+    if not isinstance(step, AlterConfig) or not isinstance(t.facts, ElrClearFacts):
         return
-    scope = t.notes["elr_cleared"]
-    count = int(t.notes.get("elr_partitions", 0))
+    scope, count = t.facts.scope, t.facts.partitions
     unknown = t.before.elr_unknown if scope == "*" else t.before.elr_unknown & {scope}
     if count == 0 and not unknown:
         return  # the snapshot shows no ELR in scope: nothing to clear

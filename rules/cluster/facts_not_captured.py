@@ -22,7 +22,7 @@ from cluster_engine.plan import (
 )
 from cluster_engine.simulate import Simulation
 from cluster_engine.snapshot import FactKind
-from rules.cluster._common import names, on_snapshot
+from rules.cluster._common import CLUSTER, names, on_snapshot
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 # What is left unjudged without each kind of capture, and the command that captures it.
@@ -55,7 +55,7 @@ def needs(step: Step) -> tuple[FactKind, str] | None:
     name="facts-not-captured",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def facts_not_captured(sim: Simulation) -> Iterator[Hit]:
     """The plan needs facts the snapshot was not given: those checks were not made.

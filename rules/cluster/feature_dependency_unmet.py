@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.controller import RefusalKind, feature_refusals, tool_message
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="feature-dependency-unmet",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def feature_dependency_unmet(t: Transition) -> Iterator[Hit]:
     """A feature level depends on a metadata.version (or feature) the cluster does not have.

@@ -8,7 +8,7 @@ from cluster_engine.controller import Refusal, RefusalKind, tool_message
 from cluster_engine.knowledge import METADATA_VERSION
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="feature-update-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def feature_update_refused(t: Transition) -> Iterator[Hit]:
     """A feature level some node does not support, or a kraft.version downgrade: refused.

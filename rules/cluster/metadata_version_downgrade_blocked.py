@@ -8,7 +8,7 @@ from cluster_engine.controller import RefusalKind, feature_refusals, tool_messag
 from cluster_engine.knowledge import METADATA_VERSION, lowest_reachable, mv_name
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="metadata-version-downgrade-blocked",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def metadata_version_downgrade_blocked(t: Transition) -> Iterator[Hit]:
     """A metadata.version downgrade crosses a level that changed metadata: the controller refuses.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.knowledge import METADATA_VERSION, lowest_reachable, mv_name
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="metadata-version-irreversible",
     severity=Severity.WARNING,
     impact=Impact.IRREVERSIBLE,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def metadata_version_irreversible(t: Transition) -> Iterator[Hit]:
     """A metadata.version bump: treat it as one-way and validate the release before it.

@@ -14,7 +14,7 @@ from cluster_engine.controller import (
 from cluster_engine.knowledge import METADATA_VERSION, mv_name
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, feature
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -23,7 +23,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="metadata-version-unsupported",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def metadata_version_unsupported(t: Transition) -> Iterator[Hit]:
     """The target metadata.version is not supported by every broker and controller.

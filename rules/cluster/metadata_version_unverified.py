@@ -8,7 +8,7 @@ from cluster_engine.controller import requested_levels, unverified_nodes
 from cluster_engine.knowledge import METADATA_VERSION, mv_name
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, feature, ids
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="metadata-version-unverified",
     severity=Severity.WARNING,
     impact=Impact.IRREVERSIBLE,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def metadata_version_unverified(t: Transition) -> Iterator[Hit]:
     """A metadata.version bump whose support by some nodes nothing in the inputs tells.

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import AlterConfig, CreateTopic, Reassign
 from cluster_engine.simulate import Simulation, Transition
 from cluster_engine.state import ClusterState, Move
-from rules.cluster._common import at_step, on_snapshot, topic
+from rules.cluster._common import CLUSTER, at_step, on_snapshot, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -20,7 +21,7 @@ def _offenders(state: ClusterState) -> dict[str, tuple[int, int]]:
     name="min-isr-not-below-rf",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def min_isr_not_below_rf(sim: Simulation) -> Iterator[Hit]:
     """``min.insync.replicas`` is not below the replication factor: one broker down blocks writes.
@@ -73,7 +74,8 @@ def _rf_below_min_isr(t: Transition) -> Iterator[Hit]:
     """Moves of this reassignment that take a partition's RF below its min.insync.replicas."""
     mins = t.before.topic_min_isr
     low: dict[str, list[Move]] = {}
-    for m in t.notes.get("moves", ()):
+    started = t.facts.moves if isinstance(t.facts, ReassignFacts) else ()
+    for m in started:
         m_isr = mins.get(m.key[0], 1)
         if len(m.target) < m_isr <= len(m.original):
             low.setdefault(m.key[0], []).append(m)

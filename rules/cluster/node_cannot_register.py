@@ -8,7 +8,7 @@ from cluster_engine.controller import Refusal, RefusalKind
 from cluster_engine.knowledge import METADATA_VERSION, mv_name
 from cluster_engine.plan import AddBroker, AddController, UpgradeBinaries
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, feature
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="node-cannot-register",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def node_cannot_register(t: Transition) -> Iterator[Hit]:
     """A node starts with a binary that does not support a finalized feature level.

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from cluster_engine.plan import AddPartitions
-from rules.cluster._apps import ClusterApps
+from rules.cluster._apps import CLUSTER_APPS, ClusterApps
 from rules.cluster._common import at_step, names, topic
 from rules.fleet.partitions_added_stateful import partitions_added_stateful
 from rules.framework import Hit, Impact, Resource, Severity, rule
@@ -23,7 +23,7 @@ def _stateful_fix() -> str:
     name="partitions-added-keyed",
     severity=Severity.WARNING,
     impact=Impact.DOWNSTREAM,
-    subject="cluster-apps",
+    subject=CLUSTER_APPS,
 )
 def partitions_added_keyed(apps: ClusterApps) -> Iterator[Hit]:
     """Adding partitions to a topic moves its keys to other partitions.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.controller import RefusalKind
 from cluster_engine.plan import AddController, RemoveController
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, ids
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="quorum-change-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def quorum_change_refused(t: Transition) -> Iterator[Hit]:
     """A controller is added that already votes, or removed that does not: refused.

@@ -8,7 +8,7 @@ from cluster_engine.controller import RefusalKind, requested_levels
 from cluster_engine.knowledge import KRAFT_UPGRADE_MIN_RELEASE, KRAFT_VERSION, release_of
 from cluster_engine.plan import AddController, RemoveController, UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -22,7 +22,7 @@ def _key(release: str) -> tuple[int, int]:
     name="quorum-change-unsupported",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def quorum_change_unsupported(t: Transition) -> Iterator[Hit]:
     """A controller is added or removed while ``kraft.version`` is 0 (a static quorum).

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import AddController, RemoveController
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step
+from rules.cluster._common import CLUSTER_STEP, at_step
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="quorum-concurrent-changes",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def quorum_concurrent_changes(t: Transition) -> Iterator[Hit]:
     """A controller quorum change starts before the previous one has committed.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import AddController, RemoveController
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, ids, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, ids, on_snapshot
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="quorum-even-size",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def quorum_even_size(sim: Simulation) -> Iterator[Hit]:
     """The controller quorum has an even number of voters.

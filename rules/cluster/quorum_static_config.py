@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.knowledge import KRAFT_VERSION
 from cluster_engine.plan import AddController, RemoveController, UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config
+from rules.cluster._common import CLUSTER_STEP, at_step, config
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="quorum-static-config",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def quorum_static_config(t: Transition) -> Iterator[Hit]:
     """The quorum is still configured statically (``controller.quorum.voters``) when dynamic.

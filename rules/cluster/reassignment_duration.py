@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import Reassign
 from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="reassignment-duration",
     severity=Severity.INFO,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_duration(t: Transition) -> Iterator[Hit]:
     """How long a reassignment takes, from partition sizes and the throttle in force.
@@ -35,9 +36,9 @@ def reassignment_duration(t: Transition) -> Iterator[Hit]:
     Fix: nothing to fix; plan the maintenance window (and the throttle) from the estimate.
     """
     step = t.step
-    if not isinstance(step, Reassign) or t.refused:
+    if not isinstance(step, Reassign) or t.refused or not isinstance(t.facts, ReassignFacts):
         return
-    moves = t.notes.get("moves", ())
+    moves = t.facts.moves
     if not moves:
         return
     est = estimate(t.after, moves)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cluster_engine.controller import RefusalKind
+from cluster_engine.facts import ReassignFacts
 from cluster_engine.plan import Reassign
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, names, topic
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 KINDS = (
@@ -22,7 +23,7 @@ KINDS = (
     name="reassignment-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_refused(t: Transition) -> Iterator[Hit]:
     """kafka-reassign-partitions.sh --execute refuses the reassignment: nothing moves.
@@ -44,17 +45,17 @@ def reassignment_refused(t: Transition) -> Iterator[Hit]:
     or pass ``additional: true`` on purpose.
     """
     step = t.step
-    if not isinstance(step, Reassign):
+    if not isinstance(step, Reassign) or not isinstance(t.facts, ReassignFacts):
         return
     for r in t.refusals:
         if r.kind not in KINDS:
             continue
         resources: list[Resource] = []
         if r.kind is RefusalKind.UNKNOWN_BROKER:
-            resources = [broker(b) for b in t.notes.get("unknown_brokers", ())]
+            resources = [broker(b) for b in t.facts.unknown_brokers]
             what = "a target broker is not registered"
         elif r.kind is RefusalKind.UNKNOWN_PARTITION:
-            missing = tuple(t.notes.get("missing", ()))
+            missing = t.facts.missing
             resources = [topic(n) for n in sorted({p.rsplit("-", 1)[0] for p in missing})]
             what = f"partition(s) {names(missing)} not in the cluster"
         else:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ReassignFacts
 from cluster_engine.knowledge import THROTTLE_RATE_KEYS
 from cluster_engine.plan import Reassign
 from cluster_engine.reassignment import human_bytes
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names
+from rules.cluster._common import CLUSTER_STEP, at_step, names
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -17,7 +18,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="reassignment-unthrottled",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def reassignment_unthrottled(t: Transition) -> Iterator[Hit]:
     """A reassignment copies data without a replication throttle.
@@ -36,10 +37,10 @@ def reassignment_unthrottled(t: Transition) -> Iterator[Hit]:
     step = t.step
     if not isinstance(step, Reassign) or t.refused or step.throttle is not None:
         return
+    if not isinstance(t.facts, ReassignFacts):
+        return
     # a move that only drops replicas, or whose known size is 0, copies nothing to throttle
-    moves = [
-        m for m in t.notes.get("moves", ()) if m.adding and (m.bytes_left or not m.size_known)
-    ]
+    moves = [m for m in t.facts.moves if m.adding and (m.bytes_left or not m.size_known)]
     if not moves:
         return
     brokers = sorted({b for m in moves for b in (*m.original, *m.adding)})

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.knowledge import ELR_FEATURE, FEATURES, KRAFT_VERSION, METADATA_VERSION
 from cluster_engine.plan import UpdateFeature
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, feature
+from rules.cluster._common import CLUSTER_STEP, at_step, feature
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="release-version-side-effects",
     severity=Severity.WARNING,
     impact=Impact.DOWNSTREAM,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def release_version_side_effects(t: Transition) -> Iterator[Hit]:
     """``--release-version`` finalizes every feature at once, not only metadata.version.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.outcome import Outage
 from cluster_engine.plan import Restart, RollingRestart, UpgradeBinaries
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, ids, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, ids, names, topic
 from rules.cluster._inherent import fragile_pids, inherent
 from rules.framework import Hit, Impact, Severity, rule
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="restart-breaks-min-isr",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def restart_breaks_min_isr(t: Transition) -> Iterator[Hit]:
     """A restart leaves partitions below min.insync.replicas (or offline) while it runs.

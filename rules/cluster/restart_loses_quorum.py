@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from cluster_engine.plan import Restart, RollingRestart, UpgradeBinaries
+from cluster_engine.facts import RestartFacts
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, ids
+from rules.cluster._common import CLUSTER_STEP, at_step, ids
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -15,7 +15,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="restart-loses-quorum",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def restart_loses_quorum(t: Transition) -> Iterator[Hit]:
     """A restart stops a majority of the controller voters at once: the quorum is lost.
@@ -31,13 +31,13 @@ def restart_loses_quorum(t: Transition) -> Iterator[Hit]:
     Fix: restart controllers one at a time and wait until the restarted one has caught up
     (``kafka-metadata-quorum.sh describe --replication`` shows small lag) before the next.
     """
-    if not isinstance(t.step, Restart | RollingRestart | UpgradeBinaries):
+    if not isinstance(t.facts, RestartFacts):
         return
     voters = set(t.before.voters)
     if not voters:
         return
     majority = len(voters) // 2 + 1
-    for batch in t.notes.get("batches", ()):
+    for batch in t.facts.batches:
         stopped = voters & set(batch)
         if len(voters) - len(stopped) < majority:
             yield at_step(

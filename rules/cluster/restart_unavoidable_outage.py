@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from cluster_engine.plan import Restart, RollingRestart, UpgradeBinaries
 from cluster_engine.simulate import Simulation, Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER, at_step, names, topic
 from rules.cluster._inherent import fragile_pids, inherent
 from rules.framework import Hit, Impact, Severity, rule
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="restart-unavoidable-outage",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def restart_unavoidable_outage(sim: Simulation) -> Iterator[Hit]:
     """RF 1 topics are briefly offline in any restart of their brokers.

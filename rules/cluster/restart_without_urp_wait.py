@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import RestartFacts
 from cluster_engine.plan import Restart, RollingRestart, UpgradeBinaries
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker
+from rules.cluster._common import CLUSTER_STEP, at_step, broker
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -15,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="restart-without-urp-wait",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def restart_without_urp_wait(t: Transition) -> Iterator[Hit]:
     """A rolling restart does not wait for under-replicated partitions to return to 0.
@@ -34,7 +35,9 @@ def restart_without_urp_wait(t: Transition) -> Iterator[Hit]:
     step = t.step
     if not isinstance(step, Restart | RollingRestart | UpgradeBinaries) or step.wait_for_urp:
         return
-    batches = t.notes.get("batches", ())
+    if not isinstance(t.facts, RestartFacts):
+        return
+    batches = t.facts.batches
     if len(batches) < 2:
         return
     worst = max(t.outages, key=lambda o: o.health.under_min_isr, default=None)

@@ -8,7 +8,7 @@ from cluster_engine.knowledge import THROTTLE_RATE_KEYS
 from cluster_engine.plan import AlterConfig, Reassign
 from cluster_engine.reassignment import estimate, human_bytes
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, broker, names
+from rules.cluster._common import CLUSTER_STEP, at_step, broker, names
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="throttle-below-produce-rate",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def throttle_below_produce_rate(t: Transition) -> Iterator[Hit]:
     """A replication throttle below what the moving partitions take in: the move never ends.

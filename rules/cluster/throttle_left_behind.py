@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import VerifyFacts
 from cluster_engine.plan import Reassign, VerifyReassignment
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, config, names, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, config, names, on_snapshot
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -15,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="throttle-left-behind",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def throttle_left_behind(sim: Simulation) -> Iterator[Hit]:
     """Replication throttles stay configured with no reassignment to justify them.
@@ -60,8 +61,8 @@ def throttle_left_behind(sim: Simulation) -> Iterator[Hit]:
         return
     if final.moves:
         why = "the plan ends with reassignments in flight and no verify-reassignment after them"
-    elif isinstance(origin.step, VerifyReassignment):
-        why = f"the last verify-reassignment kept them: {origin.notes.get('kept_because')}"
+    elif isinstance(origin.facts, VerifyFacts):
+        why = f"the last verify-reassignment kept them: {origin.facts.kept_because}"
     else:
         why = "no verify-reassignment runs after the reassignment completes"
     yield at_step(

@@ -8,7 +8,7 @@ from cluster_engine.knowledge import THROTTLE_RATE_KEYS, THROTTLED_REPLICAS_KEYS
 from cluster_engine.plan import AlterConfig
 from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config
+from rules.cluster._common import CLUSTER_STEP, at_step, config
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="throttle-removed-mid-reassignment",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def throttle_removed_mid_reassignment(t: Transition) -> Iterator[Hit]:
     """A throttle config is removed while reassignments are still copying data.

@@ -8,7 +8,7 @@ from cluster_engine.knowledge import THROTTLE_MIN_RECOMMENDED, THROTTLE_RATE_KEY
 from cluster_engine.plan import AlterConfig, Reassign
 from cluster_engine.reassignment import estimate, human_bytes, human_duration
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, config
+from rules.cluster._common import CLUSTER_STEP, at_step, config
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +17,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="throttle-too-low",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def throttle_too_low(t: Transition) -> Iterator[Hit]:
     """A replication throttle below 1 MB/s: sampling is too coarse and the move may never finish.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.controller import RefusalKind
 from cluster_engine.plan import AddPartitions, CreateTopic
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -16,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="topic-change-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def topic_change_refused(t: Transition) -> Iterator[Hit]:
     """A topic is created that exists, or its partition count is not increased: refused.

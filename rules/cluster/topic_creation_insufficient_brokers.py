@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from cluster_engine.controller import RefusalKind
+from cluster_engine.facts import CreateFacts
 from cluster_engine.knowledge import MIN_INSYNC_REPLICAS
 from cluster_engine.plan import AddPartitions, CreateTopic
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -17,7 +18,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="topic-creation-insufficient-brokers",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def topic_creation_insufficient_brokers(t: Transition) -> Iterator[Hit]:
     """A topic (or partitions) is created with a replication factor above the usable brokers.
@@ -41,12 +42,11 @@ def topic_creation_insufficient_brokers(t: Transition) -> Iterator[Hit]:
     topic creation at any time, run 4 brokers (6 for a 3-zone stretch cluster).
     """
     step = t.step
-    if not isinstance(step, CreateTopic | AddPartitions):
+    facts = t.facts
+    if not isinstance(step, CreateTopic | AddPartitions) or not isinstance(facts, CreateFacts):
         return
     refusal = next((r for r in t.refusals if r.kind == RefusalKind.REPLICATION_FACTOR), None)
-    rf = int(t.notes.get("rf", 0))
-    usable = tuple(t.notes.get("usable", ()))
-    live = tuple(t.notes.get("live", ()))
+    rf, usable, live = facts.rf, facts.usable, facts.live
     name = step.topic
     if refusal is None:
         if rf and len(live) < rf:
@@ -66,7 +66,7 @@ def topic_creation_insufficient_brokers(t: Transition) -> Iterator[Hit]:
     min_isr = int(min_isr_value) if min_isr_value and min_isr_value.isdigit() else 1
     needed = min(min_isr, rf)
     verdict = "would succeed" if len(live) >= needed else "would still fail"
-    shutting = t.notes.get("shutting_down", ())
+    shutting = facts.shutting_down
     during = f" while broker(s) {list(shutting)} shut down" if shutting else ""
     yield at_step(
         t,

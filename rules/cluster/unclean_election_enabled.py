@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.knowledge import UNCLEAN_LEADER_ELECTION
 from cluster_engine.plan import AlterConfig, CreateTopic
 from cluster_engine.simulate import Simulation
-from rules.cluster._common import at_step, names, on_snapshot
+from rules.cluster._common import CLUSTER, at_step, names, on_snapshot
 from rules.cluster.unclean_election_enabled_leaderless import leaderless_exposed
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
@@ -21,7 +21,7 @@ def _true(value: str | None) -> bool:
     name="unclean-election-enabled",
     severity=Severity.WARNING,
     impact=Impact.DATA_LOSS,
-    subject="cluster",
+    subject=CLUSTER,
 )
 def unclean_election_enabled(sim: Simulation) -> Iterator[Hit]:
     """``unclean.leader.election.enable=true``: an out-of-sync replica may become leader.

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from cluster_engine.knowledge import UNCLEAN_LEADER_ELECTION
 from cluster_engine.plan import AlterConfig
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, plural, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, plural, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -48,7 +48,7 @@ def leaderless_exposed(t: Transition) -> list[int]:
     name="unclean-election-enabled-leaderless",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def unclean_election_enabled_leaderless(t: Transition) -> Iterator[Hit]:
     """Enabling unclean leader election while a partition is leaderless loses its data now.

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cluster_engine.facts import ElectFacts
 from cluster_engine.plan import ElectLeaders
 from cluster_engine.simulate import Transition
-from rules.cluster._common import at_step, names, topic
+from rules.cluster._common import CLUSTER_STEP, at_step, names, topic
 from rules.framework import Hit, Impact, Severity, rule
 
 
@@ -15,7 +16,7 @@ from rules.framework import Hit, Impact, Severity, rule
     name="unclean-election-planned",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="cluster-step",
+    subject=CLUSTER_STEP,
 )
 def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     """The plan runs an unclean leader election: committed records are lost.
@@ -34,9 +35,9 @@ def unclean_election_planned(t: Transition) -> Iterator[Hit]:
     document the decision and fail over consumers from a MirrorMaker 2 standby.
     """
     step = t.step
-    if not isinstance(step, ElectLeaders) or step.type != "unclean":
+    if not isinstance(step, ElectLeaders) or not isinstance(t.facts, ElectFacts):
         return
-    pids = t.notes.get("unclean", ())
+    pids = t.facts.unclean
     if not pids:
         return  # no partition in scope is leaderless at this step: nothing to elect
     table = t.before.table

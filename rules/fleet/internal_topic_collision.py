@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.fleet.graph import FleetGraph
+from rules.fleet.subject import FLEET
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -13,7 +14,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="internal-topic-collision",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="fleet",
+    subject=FLEET,
 )
 def internal_topic_collision(graph: FleetGraph) -> Iterator[Hit]:
     """Two apps would use the same internal topic: the same ``application.id``, the same full

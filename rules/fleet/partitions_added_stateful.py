@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
+from rules.fleet.subject import FLEET
 from rules.framework import DeployStrategy, Hit, Impact, Location, Resource, Severity, rule
 
 
@@ -13,7 +14,7 @@ from rules.framework import DeployStrategy, Hit, Impact, Location, Resource, Sev
     name="partitions-added-stateful",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="fleet",
+    subject=FLEET,
 )
 def partitions_added_stateful(graph: FleetGraph) -> Iterator[Hit]:
     """A cluster change plan adds partitions to a topic that a Streams app keeps state on (or to

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.fleet.graph import FleetGraph
+from rules.fleet.subject import FLEET
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -13,7 +14,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="topic-without-consumer",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="fleet",
+    subject=FLEET,
 )
 def topic_without_consumer(graph: FleetGraph) -> Iterator[Hit]:
     """A topic some apps produce that no app of the fleet consumes.

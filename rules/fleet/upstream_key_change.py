@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.fleet.graph import FleetGraph
+from rules.fleet.subject import FLEET
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
@@ -13,7 +14,7 @@ from rules.framework import Hit, Impact, Resource, Severity, rule
     name="upstream-key-change",
     severity=Severity.ERROR,
     impact=Impact.DOWNSTREAM,
-    subject="fleet",
+    subject=FLEET,
 )
 def upstream_key_change(graph: FleetGraph) -> Iterator[Hit]:
     """An upstream app's upgrade changes the key of (or drops) a topic that a downstream app

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import ConfigSubject, config, config_locations
     name="application-id-changed",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def application_id_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``application.id`` changed: the new version is a new application with no state.

@@ -9,7 +9,7 @@ from linter.topology import naming
 from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description, Sink, Source, Topology
 from linter.topology.streams_config import ConfigDiff
-from rules.framework import Location, Resource
+from rules.framework import Location, Resource, SubjectKind
 from rules.runbook import DRAIN_PREFIX
 
 
@@ -33,6 +33,11 @@ class ConfigSubject:
 
     config: ConfigDiff
     topology: TopologyDiff | None = None
+
+
+TOPOLOGY: SubjectKind[LintSubject] = SubjectKind("topology")
+TOPOLOGY_DIFF: SubjectKind[DiffSubject] = SubjectKind("topology-diff")
+STREAMS_CONFIG: SubjectKind[ConfigSubject] = SubjectKind("streams-config")
 
 
 def store(name: str) -> Resource:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from linter.topology import naming
 from linter.topology.model import Node, Sink, Source
 from rules.framework import Hit, Impact, Location, Resource, Severity, rule
-from rules.topology.context import LintSubject, node, persistent_generated
+from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
 
 
 @rule(
@@ -16,7 +16,7 @@ from rules.topology.context import LintSubject, node, persistent_generated
     name="generated-processor-name",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="topology",
+    subject=TOPOLOGY,
 )
 def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     """An operator has a generated name (``KSTREAM-FILTER-0000000003``).

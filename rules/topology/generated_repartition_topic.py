@@ -8,7 +8,14 @@ from collections.abc import Iterator
 from linter.topology import naming
 from linter.topology.model import Sink
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import LintSubject, node, persistent_generated, repartition, topic
+from rules.topology.context import (
+    TOPOLOGY,
+    LintSubject,
+    node,
+    persistent_generated,
+    repartition,
+    topic,
+)
 
 
 @rule(
@@ -16,7 +23,7 @@ from rules.topology.context import LintSubject, node, persistent_generated, repa
     name="generated-repartition-topic",
     severity=Severity.WARNING,
     impact=Impact.HYGIENE,
-    subject="topology",
+    subject=TOPOLOGY,
 )
 def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
     """A repartition topic has a generated name, so it changes when an operator is added.

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from linter.topology import naming
 from linter.topology.store_naming import store_fix
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import LintSubject, changelog, node, store
+from rules.topology.context import TOPOLOGY, LintSubject, changelog, node, store
 
 
 @rule(
@@ -16,7 +16,7 @@ from rules.topology.context import LintSubject, changelog, node, store
     name="generated-store-name",
     severity=Severity.WARNING,
     impact=Impact.HYGIENE,
-    subject="topology",
+    subject=TOPOLOGY,
 )
 def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
     """A state store has a generated name, so its changelog topic depends on an index.

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, store, topic
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, store, topic
 
 
 @rule(
@@ -13,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, store, topic
     name="global-store-changed",
     severity=Severity.WARNING,
     impact=Impact.RESTORE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
     """A global store, or the topic it is built from, changed.
@@ -49,7 +50,7 @@ def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
     diff = subject.diff
     for pair in diff.stores.pairs:
         b, a = pair.before, pair.after
-        if not (b.is_global or a.is_global) or not (pair.changes - {"owners"}):
+        if not (b.is_global or a.is_global) or not (pair.changes - {Change.OWNERS}):
             continue
         what = "renamed to " + a.name if b.name != a.name else "changed"
         yield Hit(
@@ -74,7 +75,7 @@ def global_store_changed(subject: DiffSubject) -> Iterator[Hit]:
             key=f"store|{side}|{s.name}",
         )
     for tp in diff.topics.pairs:
-        if tp.before.role == "global" and "renamed" in tp.changes:
+        if tp.before.role == "global" and Change.RENAMED in tp.changes:
             yield Hit(
                 message=(
                     f"Global store topic {tp.before.name} is now {tp.after.name}: every instance "

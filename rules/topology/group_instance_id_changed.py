@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import ConfigSubject, config, config_locations
     name="group-instance-id-changed",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def group_instance_id_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``group.instance.id`` (static membership) changed value.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 from rules.topology.versions import minor, parse
 
 
@@ -18,7 +18,7 @@ def _protocol(value: str | None) -> str:
     name="group-protocol-changed",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def group_protocol_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``group.protocol`` switches between ``classic`` and ``streams`` (KIP-1071).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, changelog, node, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, changelog, node, store
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import DiffSubject, after, changelog, node, store
     name="key-change-before-stateful",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def key_change_before_stateful(subject: DiffSubject) -> Iterator[Hit]:
     """The records reaching an existing store are now keyed differently: old state is unreachable.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 from rules.topology.versions import parse
 
 # release -> (what is wrong, the release to use instead)
@@ -20,7 +20,7 @@ _BAD: dict[tuple[int, int, int], tuple[str, str]] = {
     name="known-bad-release",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def known_bad_release(subject: ConfigSubject) -> Iterator[Hit]:
     """The target Kafka Streams release has a known defect fixed in the next patch release.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import ConfigSubject, config, config_locations
     name="optimization-unverified",
     severity=Severity.WARNING,
     impact=Impact.DATA_LOSS,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def optimization_unverified(subject: ConfigSubject) -> Iterator[Hit]:
     """``topology.optimization`` changed, and the describe() texts cannot confirm what it does.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 from rules.topology.streams_start_refused import EOS_V1
 from rules.topology.versions import minor
 
@@ -15,7 +15,7 @@ from rules.topology.versions import minor
     name="processing-guarantee-changed",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def processing_guarantee_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``processing.guarantee`` changed, or uses a value Kafka Streams 4.0 removed.

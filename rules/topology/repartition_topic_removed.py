@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from linter.topology.diff import Change
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.runbook import RUNNING_PREFIX
-from rules.topology.context import DiffSubject, after, before, drain_step, repartition, topic
+from rules.topology.context import (
+    TOPOLOGY_DIFF,
+    DiffSubject,
+    after,
+    before,
+    drain_step,
+    repartition,
+    topic,
+)
 
 
 @rule(
@@ -15,7 +24,7 @@ from rules.topology.context import DiffSubject, after, before, drain_step, repar
     name="repartition-topic-removed",
     severity=Severity.ERROR,
     impact=Impact.DATA_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
     """A repartition topic is gone or renamed: records still in it are never processed.
@@ -60,7 +69,7 @@ def repartition_topic_removed(subject: DiffSubject) -> Iterator[Hit]:
     app = subject.application_id
     renamed = [
         (p.before, p.after) for p in subject.diff.topics.pairs
-        if p.before.role == "repartition" and "renamed" in p.changes
+        if p.before.role == "repartition" and Change.RENAMED in p.changes
     ]
     removed = [(t, None) for t in subject.diff.topics.removed if t.role == "repartition"]
     for b, a in renamed + removed:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Location, Severity, rule
-from rules.topology.context import DiffSubject, after, before, node, topic
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, node, topic
 
 
 @rule(
@@ -13,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, node, topic
     name="sink-topic-changed",
     severity=Severity.WARNING,
     impact=Impact.DOWNSTREAM,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def sink_topic_changed(subject: DiffSubject) -> Iterator[Hit]:
     """An output topic was removed or renamed, or the key of its records now changes.
@@ -46,7 +47,7 @@ def sink_topic_changed(subject: DiffSubject) -> Iterator[Hit]:
     diff = subject.diff
     for pair in diff.topics.pairs:
         b, a = pair.before, pair.after
-        if b.role != "sink" or "renamed" not in pair.changes:
+        if b.role != "sink" or Change.RENAMED not in pair.changes:
             continue
         yield Hit(
             message=f"Output topic {b.name} is now {a.name}: its consumers stop receiving data.",

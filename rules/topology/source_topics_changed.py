@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from linter.topology.diff import SubtopologyInfo
 from rules.framework import DeployStrategy, Hit, Impact, Resource, Severity, rule
-from rules.topology.context import DiffSubject, after, before, subtopology, topic
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, subtopology, topic
 
 
 @rule(
@@ -15,7 +15,7 @@ from rules.topology.context import DiffSubject, after, before, subtopology, topi
     name="source-topics-changed",
     severity=Severity.WARNING,
     impact=Impact.DATA_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
     """The input topics of a stateful sub-topology changed.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from linter.topology.streams_config import DEFAULT_STATE_DIR
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 
 @rule(
@@ -14,7 +14,7 @@ from rules.topology.context import ConfigSubject, config, config_locations
     name="state-dir-changed",
     severity=Severity.WARNING,
     impact=Impact.RESTORE,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def state_dir_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """``state.dir`` changed: every store restores in full from its changelog.

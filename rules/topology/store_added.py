@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, changelog, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, changelog, store
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import DiffSubject, after, changelog, store
     name="store-added",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_added(subject: DiffSubject) -> Iterator[Hit]:
     """A new state store appears; it starts empty.

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.runbook import STOPPED_PREFIX
 from rules.topology.context import (
+    TOPOLOGY_DIFF,
     DiffSubject,
     after,
     before,
@@ -22,7 +23,7 @@ from rules.topology.context import (
     name="store-moved-subtopology",
     severity=Severity.WARNING,
     impact=Impact.RESTORE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_moved_subtopology(subject: DiffSubject) -> Iterator[Hit]:
     """A state store now lives in another sub-topology, so it restores from its changelog.

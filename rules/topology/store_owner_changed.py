@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from linter.topology.diff import Change
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, changelog, node, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, changelog, node, store
 
 
 @rule(
@@ -13,7 +14,7 @@ from rules.topology.context import DiffSubject, after, before, changelog, node, 
     name="store-owner-changed",
     severity=Severity.WARNING,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_owner_changed(subject: DiffSubject) -> Iterator[Hit]:
     """A store keeps its name but is now written by a different operator.
@@ -56,7 +57,9 @@ def store_owner_changed(subject: DiffSubject) -> Iterator[Hit]:
     node_map = subject.diff.node_map
     for pair in subject.diff.stores.pairs:
         b, a = pair.before, pair.after
-        if b.is_global or a.is_global or "renamed" in pair.changes or "owners" not in pair.changes:
+        if b.is_global or a.is_global or Change.OWNERS not in pair.changes:
+            continue
+        if Change.RENAMED in pair.changes:
             continue
         t_b, t_a = b.topology or "", a.topology or ""
         owners_a = {(t_a, x) for x in a.owners}

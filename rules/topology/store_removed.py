@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, before, changelog, store, task_dirs
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, before, changelog, store, task_dirs
 
 
 @rule(
@@ -13,7 +13,7 @@ from rules.topology.context import DiffSubject, before, changelog, store, task_d
     name="store-removed",
     severity=Severity.WARNING,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_removed(subject: DiffSubject) -> Iterator[Hit]:
     """A state store disappeared: its state and its changelog topic are orphaned.

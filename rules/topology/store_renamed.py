@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from linter.topology.diff import Change
 from linter.topology.store_naming import keep_store_name, store_kind
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, changelog, store
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, changelog, store
 
 
 @rule(
@@ -16,7 +17,7 @@ from rules.topology.context import DiffSubject, after, before, changelog, store
     name="store-renamed",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
     """A state store's name changed, so its changelog topic changed and its state is lost.
@@ -65,7 +66,7 @@ def store_renamed(subject: DiffSubject) -> Iterator[Hit]:
     app = subject.application_id
     for pair in subject.diff.stores.pairs:
         b, a = pair.before, pair.after
-        if "renamed" not in pair.changes or b.is_global or a.is_global:
+        if Change.RENAMED not in pair.changes or b.is_global or a.is_global:
             continue
         gb, ga = naming.generated(b.name), naming.generated(a.name)
         shift = gb is not None and ga is not None and gb.role_key == ga.role_key

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, changelog, store, task_dirs
+from rules.topology.context import (
+    TOPOLOGY_DIFF,
+    DiffSubject,
+    after,
+    before,
+    changelog,
+    store,
+    task_dirs,
+)
 
 
 @rule(
@@ -14,7 +22,7 @@ from rules.topology.context import DiffSubject, after, before, changelog, store,
     name="store-replaced",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def store_replaced(subject: DiffSubject) -> Iterator[Hit]:
     """Stateful operators were replaced by new ones that read the same inputs and feed the same

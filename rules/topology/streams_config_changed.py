@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 # Keys whose changes other rules judge.
 _JUDGED = frozenset(
@@ -25,7 +25,7 @@ _JUDGED = frozenset(
     name="streams-config-changed",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def streams_config_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """A Streams setting changed that no other rule judges.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 from rules.topology.versions import minor
 
 
@@ -14,7 +14,7 @@ from rules.topology.versions import minor
     name="streams-downgrade",
     severity=Severity.WARNING,
     impact=Impact.RESTORE,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def streams_downgrade(subject: ConfigSubject) -> Iterator[Hit]:
     """The Kafka Streams library goes back to an older minor version.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 from rules.topology.versions import minor
 
 EOS_V1 = ("exactly_once", "exactly_once_beta")
@@ -16,7 +16,7 @@ EOS_V1 = ("exactly_once", "exactly_once_beta")
     name="streams-start-refused",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def streams_start_refused(subject: ConfigSubject) -> Iterator[Hit]:
     """The new configuration is one Kafka Streams rejects at start-up: the application does not

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
 from rules.runbook import STOPPED_PREFIX
-from rules.topology.context import DiffSubject, before, subtopology, task_dirs
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, before, subtopology, task_dirs
 
 
 @rule(
@@ -14,7 +14,7 @@ from rules.topology.context import DiffSubject, before, subtopology, task_dirs
     name="subtopology-removed",
     severity=Severity.WARNING,
     impact=Impact.AVAILABILITY,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def subtopology_removed(subject: DiffSubject) -> Iterator[Hit]:
     """The new version has fewer sub-topologies: task directories of the old ones go stale.

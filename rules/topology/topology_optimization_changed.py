@@ -9,7 +9,7 @@ from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description, Sink, Source
 from linter.topology.streams_config import StreamsConfig
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 _EFFECT: dict[tuple[str, bool], tuple[str, DeployStrategy, str]] = {
     ("reuse.ktable.source.topics", True): (
@@ -60,7 +60,7 @@ def _opts(cfg: StreamsConfig | None) -> frozenset[str]:
     name="topology-optimization-changed",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def topology_optimization_changed(subject: ConfigSubject) -> Iterator[Hit]:
     """A ``topology.optimization`` sub-option was turned on or off in a way that breaks state.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from linter.topology.diff import Key, NodeInfo
+from linter.topology.diff import Change, Key, NodeInfo
 from rules.framework import Hit, Impact, Severity, rule
-from rules.topology.context import DiffSubject, after, before, subtopology
+from rules.topology.context import TOPOLOGY_DIFF, DiffSubject, after, before, subtopology
 
 _SHOWN = 5
 
@@ -16,7 +16,7 @@ _SHOWN = 5
     name="unexplained-change",
     severity=Severity.INFO,
     impact=Impact.HYGIENE,
-    subject="topology-diff",
+    subject=TOPOLOGY_DIFF,
 )
 def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     """Operators were added, removed, renamed or rewired, or a stateless sub-topology renumbered.
@@ -64,14 +64,14 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for n in diff.nodes.removed:
         note(n, "removed", "before")
     for p in diff.nodes.pairs:
-        if "renamed" in p.changes:
+        if Change.RENAMED in p.changes:
             note(p.after, "renamed", "after")
-        elif p.changes & {"successors", "predecessors"} and _rewired(
+        elif p.changes & {Change.SUCCESSORS, Change.PREDECESSORS} and _rewired(
             subject, p.before, p.after, kept_after
         ):
             note(p.after, "rewired", "after")
     for sp in diff.subtopologies.pairs:
-        if "renumbered" in sp.changes and not sp.after.stores:
+        if Change.RENUMBERED in sp.changes and not sp.after.stores:
             # stateful ones are reported by store-moved-subtopology
             k = (sp.after.topology or "", sp.after.id)
             groups.setdefault(k, {}).setdefault("renumbered", []).append(f"was {sp.before.id}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.framework import DeployStrategy, Hit, Impact, Severity, rule
-from rules.topology.context import ConfigSubject, config, config_locations
+from rules.topology.context import STREAMS_CONFIG, ConfigSubject, config, config_locations
 
 _OLD = ("0.10.0", "0.10.1", "0.10.2", "0.11.0", "1.0", "1.1", "2.0", "2.1", "2.2", "2.3")
 _NEWER = tuple(f"2.{m}" for m in range(4, 9)) + tuple(f"3.{m}" for m in range(10)) + tuple(
@@ -38,7 +38,7 @@ def allowed_values(target: tuple[int, int] | None) -> tuple[str, ...]:
     name="upgrade-from-required",
     severity=Severity.ERROR,
     impact=Impact.AVAILABILITY,
-    subject="streams-config",
+    subject=STREAMS_CONFIG,
 )
 def upgrade_from_required(subject: ConfigSubject) -> Iterator[Hit]:
     """A Streams upgrade from 3.4 or older needs ``upgrade.from`` and two bounces.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from fnmatch import fnmatchcase
 
-from rules.framework import Finding, Hit, Impact, Location, Severity, rule
+from rules.framework import Finding, Hit, Impact, Location, Severity, SubjectKind, rule
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,9 @@ class AcknowledgementCheck:
     today: date
 
 
+ACKNOWLEDGEMENTS: SubjectKind[AcknowledgementCheck] = SubjectKind("acknowledgements")
+
+
 def apply(
     findings: Iterable[Finding],
     acknowledgements: tuple[Acknowledgement, ...],
@@ -147,7 +150,7 @@ def _hit(ack: Acknowledgement, message: str, remediation: str) -> Hit:
     name="acknowledgement-unused",
     severity=Severity.WARNING,
     impact=Impact.HYGIENE,
-    subject="acknowledgements",
+    subject=ACKNOWLEDGEMENTS,
 )
 def acknowledgement_unused(check: AcknowledgementCheck) -> Iterator[Hit]:
     """An acknowledgement in the configuration matches no finding any more.
@@ -178,7 +181,7 @@ def acknowledgement_unused(check: AcknowledgementCheck) -> Iterator[Hit]:
     name="acknowledgement-expired",
     severity=Severity.WARNING,
     impact=Impact.HYGIENE,
-    subject="acknowledgements",
+    subject=ACKNOWLEDGEMENTS,
 )
 def acknowledgement_expired(check: AcknowledgementCheck) -> Iterator[Hit]:
     """An acknowledgement's ``expires`` date has passed, so it no longer excuses anything.

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from linter.topology.model import Description
-from rules.framework import Hit, Impact, Location, Resource, Severity, rule
+from rules.framework import Hit, Impact, Location, Resource, Severity, SubjectKind, rule
 
 
 @dataclass(frozen=True)
@@ -19,12 +19,15 @@ class DeletedFile:
     application_id: str | None = None
 
 
+TOPOLOGY_FILE: SubjectKind[DeletedFile] = SubjectKind("topology-file")
+
+
 @rule(
     id="KS903",
     name="topology-file-deleted",
     severity=Severity.ERROR,
     impact=Impact.STATE_LOSS,
-    subject="topology-file",
+    subject=TOPOLOGY_FILE,
 )
 def topology_file_deleted(deleted: DeletedFile) -> Iterator[Hit]:
     """A topology file that exists at the base revision was deleted, so nothing checks that app.

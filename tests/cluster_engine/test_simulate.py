@@ -9,6 +9,13 @@ import pytest
 import yaml
 
 from cluster_engine.errors import ClusterInputError
+from cluster_engine.facts import (
+    CreateFacts,
+    DecommissionFacts,
+    ElectFacts,
+    ElrRewriteFacts,
+    VerifyFacts,
+)
 from cluster_engine.plan import parse_plan
 from cluster_engine.simulate import Simulation, simulate
 from cluster_engine.snapshot import Snapshot
@@ -138,7 +145,7 @@ def test_enabling_elr_rewrites_min_isr_configs() -> None:
     (t,) = run("- update-feature: {release-version: '4.1'}", snapshot).transitions
     assert not t.refused
     assert t.after.elr_enabled
-    assert t.notes["elr_rewrite"] == {"cluster_value": "1", "removed_brokers": (2,)}
+    assert t.facts == ElrRewriteFacts(cluster_value="1", removed_brokers=(2,))
     assert t.after.configs.cluster["min.insync.replicas"] == "1"
     assert "min.insync.replicas" not in t.after.configs.brokers[2]
     assert t.after.features["kraft.version"] == 1
@@ -168,7 +175,7 @@ def test_reassignment_sets_then_verify_clears_throttles() -> None:
         "topic:orders:leader.replication.throttled.replicas": "0:1,0:2,0:3",
     }
     assert start.after.bytes_to_move == 1073741824
-    assert early.notes["kept_because"] == "reassignments are still in progress"
+    assert early.facts == VerifyFacts(kept_because="reassignments are still in progress")
     assert early.after.throttles == start.after.throttles
     assert done.after.throttles == {}
     assert done.after.moves == {}
@@ -189,7 +196,8 @@ def test_decommission_and_unknown_nodes() -> None:
     (t,) = run("- decommission-broker: {brokers: [3]}").transitions
     assert 3 not in t.after.brokers
     assert t.after.out_of_isr == {3}
-    assert len(t.notes["holding"][3]) == 9
+    assert isinstance(t.facts, DecommissionFacts)
+    assert len(t.facts.holding[3]) == 9
     with pytest.raises(ClusterInputError, match=r"plan.yml:2: step 2 \(restart\): node 9"):
         run("- add-broker: {id: 4}\n- restart: {nodes: [9]}")
 
@@ -209,7 +217,8 @@ def test_topic_creation_during_a_restart_counts_brokers_shutting_down() -> None:
     )
     create = sim.transitions[1]
     assert create.refusals[0].kind == "replication-factor"
-    assert create.notes["usable"] == (2, 3)
+    assert isinstance(create.facts, CreateFacts)
+    assert create.facts.usable == (2, 3)
 
 
 def test_unclean_election_elects_a_live_replica() -> None:
@@ -223,7 +232,7 @@ def test_unclean_election_elects_a_live_replica() -> None:
     )
     sim = run("- decommission-broker: {brokers: [1]}\n- elect-leaders: {type: unclean}", snapshot)
     elect = sim.transitions[1]
-    assert elect.notes["unclean"] == (0,)
+    assert elect.facts == ElectFacts(unclean=(0,))
     assert elect.after.table.isr[0] == (2,)
 
 

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from cluster_engine.ingest import load_snapshot
+from linter.api import schema_of
 from linter.cli import ksafe
 from linter.cli.common import should_color, with_rule_options
 from linter.cli.group import COMMANDS, load_command
-from linter.api import schema_of
 from linter.config import Config
 from linter.inputs import LIMIT_ENV, UnreadableInput, read_bytes
 from linter.topology.parse import TopologyParseError, parse_file

@@ -10,7 +10,7 @@ import pytest
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, run
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.file_deleted import DeletedFile, topology_file_deleted
+from rules.workflow.file_deleted import TOPOLOGY_FILE, DeletedFile, topology_file_deleted
 
 
 @pytest.mark.parametrize("r", WORKFLOW_RULES, ids=lambda r: r.name)
@@ -32,7 +32,7 @@ def test_names_are_permanent() -> None:
 
 
 def test_a_deleted_file_is_fingerprinted_by_its_path_whatever_the_revision() -> None:
-    a = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD"))
-    b = run([topology_file_deleted], "topology-file", DeletedFile("t/a.txt", "HEAD~3"))
+    a = run([topology_file_deleted], TOPOLOGY_FILE, DeletedFile("t/a.txt", "HEAD"))
+    b = run([topology_file_deleted], TOPOLOGY_FILE, DeletedFile("t/a.txt", "HEAD~3"))
     assert [(f.resources[0].name, f.steps) for f in a] == [("t/a.txt", ())]
     assert a[0].fingerprint == b[0].fingerprint

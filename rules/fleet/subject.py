@@ -1,0 +1,8 @@
+"""The subject fleet rules receive: the fleet's topic graph, whole or one slice of it."""
+
+from __future__ import annotations
+
+from rules.fleet.graph import FleetGraph
+from rules.framework import SubjectKind
+
+FLEET: SubjectKind[FleetGraph] = SubjectKind("fleet")
