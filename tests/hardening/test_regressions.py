@@ -242,10 +242,9 @@ def test_regression_config_deep_nesting_raised_recursion_error(tmp_path: Path, n
     from linter.config import ConfigError, find_config, load_config
 
     (tmp_path / name).write_text("[tool.ksafe]\nselect = " + "[" * 5_000 + "\n", encoding="utf-8")
-    if name == "pyproject.toml":  # discovery skips a pyproject.toml it cannot read as TOML
-        assert find_config(tmp_path) is None
-        return
-    with pytest.raises(ConfigError, match=r"ksafe\.toml: .*nested"):
+    # a pyproject.toml that mentions ksafe is found even when it is not valid TOML, and reported
+    assert find_config(tmp_path) == tmp_path / name
+    with pytest.raises(ConfigError, match=rf"{name.replace('.', '[.]')}: .*nested"):
         load_config(start=tmp_path)
 
 

@@ -21,7 +21,8 @@ class Tty(io.StringIO):
 def test_colour_only_on_a_terminal_and_never_with_no_color(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    for name in ("NO_COLOR", "FORCE_COLOR", "TERM"):  # each changes the answer
+        monkeypatch.delenv(name, raising=False)
     assert should_color(Tty())
     assert not should_color(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
