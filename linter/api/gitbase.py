@@ -59,19 +59,21 @@ def _properties_at(revision: str, path: str | None) -> StreamsConfig | None:
     return None if text is None else parse_properties(text, f"{path}@{revision}")
 
 
-def _git_base_report(
+def check_git_base(
     revision: str,
     paths: Sequence[str],
-    config: Config,
+    config: Config | None = None,
     *,
     application_id: str | None = None,
     head: str | None = None,
     lint_unchanged: bool = False,
-) -> Report:
+) -> Result:
     """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
-    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted. ``head`` is
-    the commit holding the new versions (None: the working tree). With ``lint_unchanged``, a
-    file identical at both ends is linted as one version (what ``--all-files`` asks for)."""
+    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted; one verdict
+    and plan per application. ``head`` is the commit holding the new versions (None: the
+    working tree). With ``lint_unchanged``, a file identical at both ends is linted as one
+    version (what ``--all-files`` asks for)."""
+    config = config if config is not None else Config()
     found = changes(revision, paths, head=head)
     if not found:
         raise UnreadableInput(
@@ -81,7 +83,7 @@ def _git_base_report(
         revision, found, config, application_id=application_id, lint_unchanged=lint_unchanged
     )
     report = finish("diff", findings, config.settings, inputs=inputs, apps=apps)
-    return _with_revisions(report, found)
+    return Result(_with_revisions(report, found), config.settings)
 
 
 def _with_revisions(report: Report, found: Sequence[FileChange]) -> Report:
@@ -171,13 +173,13 @@ def _is_describe_text(text: str) -> bool:
     return text.lstrip().startswith("Topologies:")
 
 
-def _pre_commit_report(
+def check_pre_commit(
     paths: Sequence[str],
     config: Config,
     environ: Mapping[str, str],
     *,
     application_id: str | None = None,
-) -> Report:
+) -> Result:
     """What the ``ksafe-topology`` pre-commit hook checks.
 
     With ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (``pre-commit run --from-ref A --to-ref
@@ -220,7 +222,7 @@ def _pre_commit_report(
     findings += more
     inputs = _numbered([*inputs.values(), *more_inputs.values()])
     report = finish("diff", findings, config.settings, inputs=inputs, apps=apps + more_apps)
-    return _with_revisions(report, [*found, *later])
+    return Result(_with_revisions(report, [*found, *later]), config.settings)
 
 
 def _numbered(paths: Sequence[str]) -> dict[str, str]:
@@ -260,37 +262,3 @@ def _try_parse(text: str, label: str) -> Description | None:
         return parse(text, label)
     except TopologyParseError:  # a deleted file need not have been a valid describe() text
         return None
-
-
-def check_git_base(
-    revision: str,
-    paths: Sequence[str],
-    config: Config | None = None,
-    *,
-    application_id: str | None = None,
-    head: str | None = None,
-    lint_unchanged: bool = False,
-) -> Result:
-    """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
-    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted; one verdict
-    and plan per application. ``head`` is the commit holding the new versions (None: the
-    working tree). With ``lint_unchanged``, a file identical at both ends is linted as one
-    version (what ``--all-files`` asks for)."""
-    config = config if config is not None else Config()
-    report = _git_base_report(
-        revision, paths, config, application_id=application_id, head=head,
-        lint_unchanged=lint_unchanged,
-    )
-    return Result(report, config.settings)
-
-
-def check_pre_commit(
-    paths: Sequence[str],
-    config: Config,
-    environ: Mapping[str, str],
-    *,
-    application_id: str | None = None,
-) -> Result:
-    """What the ``ksafe-topology`` pre-commit hook checks (see :func:`_pre_commit_report`)."""
-    report = _pre_commit_report(paths, config, environ, application_id=application_id)
-    return Result(report, config.settings)
