@@ -17,6 +17,7 @@ from linter.gitbase import GitError, repo_root
 from linter.report import FORMATS, render
 from linter.report.locations import PathBase
 from linter.report.model import Report
+from linter.report.safe import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -162,8 +163,6 @@ def emit(result: Result | Report, fmt: str, output: Path | None, fail_on: Severi
     if isinstance(result, Report):
         result = Result(result)
     for notice in result.notices:
-        from linter.report.safe import visible
-
         click.echo(f"ksafe: {visible(notice)}", err=True)
     color = output is None and fmt == "text" and should_color()
     base = path_base() if fmt in ("sarif", "github") else None
