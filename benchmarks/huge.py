@@ -41,8 +41,6 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from linter.report.result import Result
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.hardening.generators import log_text, topics_describe_text, topology_text
@@ -200,6 +198,7 @@ def html_figures(sizes: list[int]) -> None:
     from linter import api
     from linter.report.folded import FOLD_OVER
     from linter.report.html import render_html
+    from linter.report.result import Result
     from linter.topology.diff import diff as match
     from linter.topology.parse import parse
 

@@ -59,19 +59,21 @@ def _properties_at(revision: str, path: str | None) -> StreamsConfig | None:
     return None if text is None else parse_properties(text, f"{path}@{revision}")
 
 
-def _git_base_report(
+def check_git_base(
     revision: str,
     paths: Sequence[str],
-    config: Config,
+    config: Config | None = None,
     *,
     application_id: str | None = None,
     head: str | None = None,
     lint_unchanged: bool = False,
 ) -> Result:
     """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
-    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted. ``head`` is
-    the commit holding the new versions (None: the working tree). With ``lint_unchanged``, a
-    file identical at both ends is linted as one version (what ``--all-files`` asks for)."""
+    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted; one verdict
+    and plan per application. ``head`` is the commit holding the new versions (None: the
+    working tree). With ``lint_unchanged``, a file identical at both ends is linted as one
+    version (what ``--all-files`` asks for)."""
+    config = config if config is not None else Config()
     found = changes(revision, paths, head=head)
     if not found:
         raise UnreadableInput(
@@ -178,7 +180,7 @@ def _is_describe_text(text: str) -> bool:
     return text.lstrip().startswith("Topologies:")
 
 
-def _pre_commit_report(
+def check_pre_commit(
     paths: Sequence[str],
     config: Config,
     environ: Mapping[str, str],
@@ -267,35 +269,3 @@ def _try_parse(text: str, label: str) -> Description | None:
         return parse(text, label)
     except TopologyParseError:  # a deleted file need not have been a valid describe() text
         return None
-
-
-def check_git_base(
-    revision: str,
-    paths: Sequence[str],
-    config: Config | None = None,
-    *,
-    application_id: str | None = None,
-    head: str | None = None,
-    lint_unchanged: bool = False,
-) -> Result:
-    """Every file under ``paths`` compared with its version at ``revision``: diffed when changed
-    or renamed, linted when new, a ``topology-file-deleted`` finding when deleted; one verdict
-    and plan per application. ``head`` is the commit holding the new versions (None: the
-    working tree). With ``lint_unchanged``, a file identical at both ends is linted as one
-    version (what ``--all-files`` asks for)."""
-    config = config if config is not None else Config()
-    return _git_base_report(
-        revision, paths, config, application_id=application_id, head=head,
-        lint_unchanged=lint_unchanged,
-    )
-
-
-def check_pre_commit(
-    paths: Sequence[str],
-    config: Config,
-    environ: Mapping[str, str],
-    *,
-    application_id: str | None = None,
-) -> Result:
-    """What the ``ksafe-topology`` pre-commit hook checks (see :func:`_pre_commit_report`)."""
-    return _pre_commit_report(paths, config, environ, application_id=application_id)

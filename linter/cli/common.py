@@ -28,6 +28,7 @@ from linter.inputs import describe_files as describe_files
 from linter.report import FORMATS, render
 from linter.report.locations import PathBase
 from linter.report.model import Report
+from linter.report.safe import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -288,11 +289,6 @@ def path_base() -> PathBase:
     return PathBase(root=root, cwd=here)
 
 
-def wants(fmt: str, main: str) -> bool:
-    """Whether this run writes ``fmt``: as its main format or with ``--also-write``."""
-    return main == fmt or any(f == fmt for f, _ in _meta(_ALSO, ()))
-
-
 @contextmanager
 def usage_problems() -> Iterator[None]:
     """What the library finds missing from the inputs and the configuration together, said as
@@ -313,8 +309,6 @@ def emit(result: Result | Report, fmt: str, output: Path | None, fail_on: Severi
     if sum(to_stdout(out) for _, out in targets) > 1:
         raise click.UsageError("only one output can be standard output (-o FILE, or FORMAT=FILE)")
     for notice in result.notices:
-        from linter.report.safe import visible
-
         click.echo(f"ksafe: {visible(notice)}", err=True)
     for done in result.done:
         say(done)
