@@ -24,7 +24,7 @@ from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import Finding, Location, Rule, Severity, collect, run
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
-from rules.verdict import Verdict, assess, verdict_of
+from rules.verdict import Verdict, assess, verdict_of, warnings_note
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
 from rules.workflow.acknowledgements import AcknowledgementCheck
@@ -365,6 +365,9 @@ def cluster_simulation(
     if not any(f.requires for f in report.findings):
         # a Streams deployment strategy means nothing for a cluster-only change
         report = report.model_copy(update={"plan": None})
+    note = warnings_note(report.findings) if report.verdict is not Verdict.UNSAFE else None
+    if note is not None:
+        report = report.model_copy(update={"notes": (*report.notes, note)})
     return report, simulation
 
 
