@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.framework import Hit, Impact, Severity, rule
+from rules.framework import Hit, Impact, Resource, Severity, rule
 from rules.topology.context import DiffSubject, after, changelog, node, store, topic
 
 
@@ -86,6 +86,7 @@ def key_change_unverified(subject: DiffSubject) -> Iterator[Hit]:
         was = ", ".join(sorted(kc.before)) or "nothing"
         now = ", ".join(sorted(kc.after)) or "nothing"
         unknown = ", ".join(sorted(kc.unknown))
+        resources: tuple[Resource, ...]
         if kc.sink_topic is not None:
             reaching = f"records written to {kc.sink_topic}"
             resources = (topic(kc.sink_topic), node(kc.node))

@@ -12,6 +12,7 @@ from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import parse_plan
 from linter import api
 from linter.cli import ksafe as cli
+from linter.report.model import Report
 from linter.report.text import render_text
 from rules.framework import Severity
 from rules.verdict import Verdict
@@ -21,7 +22,7 @@ SNAPSHOT = ROOT / "fixtures/cluster/snapshots/three-brokers.yaml"
 KRAFT_UP = "- update-feature: {feature: kraft.version, level: 1}\n"  # KC019 on a static quorum
 
 
-def _check(settings: api.Settings | None = None) -> api.Report:
+def _check(settings: api.Settings | None = None) -> Report:
     settings = settings or api.Settings()
     return api.cluster_check(load_snapshot(SNAPSHOT), parse_plan(KRAFT_UP, "p.yml"), settings)
 
