@@ -15,6 +15,9 @@ from datetime import date
 from cluster_engine.plan import Plan
 from cluster_engine.simulate import Simulation, simulate
 from cluster_engine.snapshot import Snapshot
+from linter.acknowledgements import Acknowledgement as Acknowledgement
+from linter.acknowledgements import AcknowledgementCheck
+from linter.acknowledgements import apply as apply_acknowledgements
 from linter.report.model import AppVerdict, Report, ReportKind, Summary
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
@@ -26,9 +29,6 @@ from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import ConfigSubject, DiffSubject, LintSubject
 from rules.verdict import Verdict, assess, verdict_of, warnings_note
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.acknowledgements import Acknowledgement as Acknowledgement
-from rules.workflow.acknowledgements import AcknowledgementCheck
-from rules.workflow.acknowledgements import apply as apply_acknowledgements
 
 
 @dataclass(frozen=True)

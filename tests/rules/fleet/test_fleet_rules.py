@@ -22,9 +22,9 @@ import yaml
 from linter.api import Settings
 from linter.fleet.lineage import fleet_findings, whole_graph
 from linter.fleet.scan import Version, scan_app
+from linter.lineage import AppFacts, PartitionChange
 from rules.catalogue import ALL_RULES
 from rules.fleet import FLEET_RULES
-from rules.fleet.graph import AppFacts, PartitionChange
 from rules.framework import Rule
 
 CASES = Path(__file__).resolve().parents[3] / "fixtures" / "rules" / "fleet"
