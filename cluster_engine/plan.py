@@ -517,7 +517,8 @@ def _located(
 def _read_reassignment(
     file: str, base_dir: Path | None, plan_path: str, line: int
 ) -> list[Mapping[str, Any]]:
-    """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (cluster-facts §4)."""
+    """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (the tool
+    refuses any other)."""
     target = Path(file) if base_dir is None else base_dir / file
     try:
         text = read_input(target)

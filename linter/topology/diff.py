@@ -129,7 +129,7 @@ def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
     b = index(before, topology_names(before))
     if before == after and _regular(b):
-        # The same topology reprinted (about a third of real upgrades). Positions are not part of
+        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
         # equality, so ``after`` keeps its own lines unless it is the very same text.
         a = b if before.topologies is after.topologies else index(after, topology_names(after))
         return _unchanged(before, after, b, a)

@@ -33,9 +33,10 @@ class Operator:
     fix: str
     stateful: bool = False
     key_changing: bool = False
-    # Indices the operator stops consuming once named (topology-format.md 6.3): naming it on a
-    # running app shifts every later generated name by this much. Most operators burn their index
-    # whether named or not (0).
+    # Indices the operator stops consuming once named (its named overload in KStreamImpl or
+    # KTableImpl takes no index from the builder's counter): naming it on a running app shifts
+    # every later generated name by this much. Most operators burn their index whether named or
+    # not (0).
     unburned_when_named: int = 0
 
 
@@ -284,7 +285,7 @@ _TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 
 def is_topic_name(name: str) -> bool:
     """True when Kafka would accept ``name`` as a topic name; a source "topic" with other
-    characters (``*``, ``|``, ``(``...) is a subscription pattern (topology-format.md 5)."""
+    characters (``*``, ``|``, ``(``...) is a subscription pattern (describe() prints it bare)."""
     return _TOPIC_NAME.fullmatch(name) is not None
 
 
