@@ -458,11 +458,6 @@ def key_lines(text: str) -> dict[tuple[str | int, ...], int]:
     return lines
 
 
-def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
-    """The line where the key path ``keys`` is defined, or the nearest enclosing table's."""
-    return _nearest(key_lines(text), keys)
-
-
 def _nearest(lines: Mapping[tuple[str | int, ...], int], keys: tuple[str | int, ...]) -> int | None:
     for end in range(len(keys), 0, -1):
         if keys[:end] in lines:

@@ -79,11 +79,6 @@ def fail_on_option(func: F) -> F:
     )(func)
 
 
-def parse_fail_on(value: str | None) -> Severity | None:
-    value = value or "error"
-    return None if value == "never" else Severity(value)
-
-
 def write_output(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")

@@ -115,15 +115,6 @@ class TopologyDiff:
     def identical(self) -> bool:
         return self.before == self.after
 
-    @property
-    def before_path(self) -> str | None:
-        return self.before.path
-
-    @property
-    def after_path(self) -> str | None:
-        return self.after.path
-
-
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""

@@ -260,20 +260,6 @@ def canonical_role(prefix: str) -> str:
     return _SUCCESSORS.get(prefix, prefix)
 
 
-def is_key_changing(name: str) -> bool:
-    """True when the node's name says it changes the record key (``selectKey``, ``map``...)."""
-    role = role_of(name)
-    op = OPERATORS.get(role) if role is not None else None
-    return op is not None and op.key_changing
-
-
-def is_repartition_plumbing(name: str) -> bool:
-    """The null-key filter, sink or source the DSL puts around every repartition topic."""
-    return name.endswith(("-repartition-filter", "-repartition-sink", "-repartition-source"))
-
-
-# --- internal topics -------------------------------------------------------------------------
-
 _FK_TOPIC = re.compile(
     r"(^KTABLE-FK-JOIN-SUBSCRIPTION-(REGISTRATION|RESPONSE)-\d{10}-topic$)"
     r"|(-subscription-(registration|response)-topic$)"
