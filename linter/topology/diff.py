@@ -234,7 +234,9 @@ def _assemble(
         nodes=nodes,
         stores=stores,
         topics=topics,
-        key_changes=() if _same_walks(nodes) else tuple(key_changes(b, a, fwd)),
+        key_changes=()
+        if _same_walks(nodes)
+        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
         node_map=dict(sorted(fwd.items())),
         replaced=replacements(b, a, stores.removed, stores.added),
     )

@@ -3,12 +3,12 @@ sides: a change there means state under old keys is unreachable (or consumers se
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
 from linter.topology import naming
-from linter.topology.diff_index import Key, Side
+from linter.topology.diff_index import Key, Side, StoreInfo
 from linter.topology.model import Sink, Source
 
 
@@ -219,38 +219,80 @@ def _unknown_upstream(side: Side, origins: frozenset[Origin], roles: Roles) -> s
     return out
 
 
-def key_changes(b: Side, a: Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
-    out: list[KeyChange] = []
+def key_changes(
+    b: Side,
+    a: Side,
+    fwd: Mapping[Key, Key],
+    stores: Iterable[tuple[StoreInfo, StoreInfo]] = (),
+) -> list[KeyChange]:
+    """Every matched stateful processor or output sink whose key comes from elsewhere now; and
+    every kept store whose single writer was not matched (renamed along with the operators
+    around it), compared writer to writer, so that no kept store goes unchecked."""
     # a chosen name says nothing of the operator; its generated counterpart on the other side may
     roles_a = {ka: kb[1] for kb, ka in fwd.items()}
     roles_b = {kb: ka[1] for kb, ka in fwd.items()}
-    origins_b, origins_a = _Origins(b, roles_b), _Origins(a, roles_a)
+    walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
+    out: list[KeyChange] = []
     for kb, ka in sorted(fwd.items()):
         nb, na = b.nodes[kb], a.nodes[ka]
         is_sink = isinstance(na.node, Sink) and not naming.is_internal_topic(na.node.topic or "")
         stateful = bool(na.node.stores) and bool(nb.node.stores)
         if not (stateful or is_sink) or na.is_global:
             continue
-        ob = origins_b.of(kb)
-        oa = origins_a.of(ka)
+        change = walk.compare(kb, ka, na.node.stores)
+        if change is not None:
+            out.append(change)
+    for sb, sa in stores:
+        if sb.is_global or sa.is_global or len(sb.owners) != 1 or len(sa.owners) != 1:
+            continue  # a join lists both sides' stores: which side writes is not known here
+        kb, ka = (
+            (sb.topology or "", next(iter(sb.owners))),
+            (sa.topology or "", next(iter(sa.owners))),
+        )
+        if fwd.get(kb) == ka or kb not in b.nodes or ka not in a.nodes:
+            continue  # compared above
+        # a writer whose name does not say what it is (a Processor API processor, or a DSL one
+        # named with Named.as) may key the store other than by the record key
+        known = naming.role_of(kb[1]) is not None and naming.role_of(ka[1]) is not None
+        change = walk.compare(kb, ka, frozenset({sa.name}), known_writers=known)
+        if change is not None:
+            out.append(change)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    b: Side
+    a: Side
+    fwd: Mapping[Key, Key]
+    origins_b: _Origins
+    origins_a: _Origins
+
+    def compare(
+        self, kb: Key, ka: Key, stores: frozenset[str], *, known_writers: bool = True
+    ) -> KeyChange | None:
+        """The key change between ``kb`` (before) and ``ka`` (after), or None when the key
+        reaching them comes from the same place."""
+        ob, oa = self.origins_b.of(kb), self.origins_a.of(ka)
         keys_b = frozenset(k for k, _ in ob)
         keys_a = frozenset(k for k, _ in oa)
-        if _same_origins(b, a, keys_b, keys_a, fwd):
-            continue
-        certain = all(c for _, c in ob | oa)
-        unknown = frozenset(_unknown_upstream(b, ob, roles_b) | _unknown_upstream(a, oa, roles_a))
-        out.append(
-            KeyChange(
-                topology=na.topology,
-                node=na.name,
-                stores=na.node.stores,
-                sink_topic=na.node.topic if isinstance(na.node, Sink) else None,
-                subtopology=na.subtopology,
-                before=frozenset(k[1] for k in keys_b),
-                after=frozenset(k[1] for k in keys_a),
-                line=na.line,
-                certain=certain,
-                unknown=unknown,
-            )
+        if _same_origins(self.b, self.a, keys_b, keys_a, self.fwd):
+            return None
+        na = self.a.nodes[ka]
+        unknown = _unknown_upstream(self.b, ob, self.origins_b.roles) | _unknown_upstream(
+            self.a, oa, self.origins_a.roles
         )
-    return out
+        if not known_writers:
+            unknown |= {k[1] for k in (kb, ka) if naming.role_of(k[1]) is None}
+        return KeyChange(
+            topology=na.topology,
+            node=na.name,
+            stores=stores,
+            sink_topic=na.node.topic if isinstance(na.node, Sink) else None,
+            subtopology=na.subtopology,
+            before=frozenset(k[1] for k in keys_b),
+            after=frozenset(k[1] for k in keys_a),
+            line=na.line,
+            certain=known_writers and all(c for _, c in ob | oa),
+            unknown=frozenset(unknown),
+        )

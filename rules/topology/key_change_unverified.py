@@ -86,6 +86,10 @@ def key_change_unverified(subject: DiffSubject) -> Iterator[Hit]:
         was = ", ".join(sorted(kc.before)) or "nothing"
         now = ", ".join(sorted(kc.after)) or "nothing"
         unknown = ", ".join(sorted(kc.unknown))
+        several = len(kc.unknown) > 1
+        names, says, sets = (
+            ("the names", "do", "they set") if several else ("the name", "does", "it sets")
+        )
         resources: tuple[Resource, ...]
         if kc.sink_topic is not None:
             reaching = f"records written to {kc.sink_topic}"
@@ -102,10 +106,10 @@ def key_change_unverified(subject: DiffSubject) -> Iterator[Hit]:
             )
         yield Hit(
             message=(
-                f"Cannot tell whether the key of {reaching} changed: behind a repartition topic it "
-                f"came from {was} and now comes from {now}, and the names {unknown} do not say "
-                "which of these operators sets it. Not checked: what those operators do with the "
-                "key."
+                f"Cannot tell whether the key of {reaching} changed: it came from {was} and now "
+                f"comes from {now}, and {names} {unknown} {says} not say whether {sets} it (a "
+                "name chosen with Named.as, or a Processor API processor). Not checked: what those "
+                "operators do with the key."
             ),
             resources=resources,
             locations=(after(subject, kc.line),),
