@@ -365,10 +365,17 @@ def cluster_simulation(
     if not any(f.requires for f in report.findings):
         # a Streams deployment strategy means nothing for a cluster-only change
         report = report.model_copy(update={"plan": None})
-    note = warnings_note(report.findings) if report.verdict is not Verdict.UNSAFE else None
-    if note is not None:
-        report = report.model_copy(update={"notes": (*report.notes, note)})
-    return report, simulation
+    return _cluster_warnings_noted(report), simulation
+
+
+def _cluster_warnings_noted(report: Report) -> Report:
+    """A verdict that is not unsafe, next to live warnings about plan steps, says so."""
+    if report.verdict is Verdict.UNSAFE:
+        return report
+    note = warnings_note(f for f in report.findings if f.step is not None)
+    if note is None:
+        return report
+    return report.model_copy(update={"notes": (*report.notes, note)})
 
 
 def release(
@@ -409,4 +416,4 @@ def release(
             before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
         )
     report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
-    return report, simulation
+    return _cluster_warnings_noted(report), simulation

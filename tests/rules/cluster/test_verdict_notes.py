@@ -64,3 +64,9 @@ def test_ks302_severity_follows_the_config_file(
     findings = json.loads(result.output)["findings"]
     severities = {f["severity"] for f in findings if f["rule"] == "KS302"}
     assert severities == {"warning"}
+
+
+def test_a_release_notes_the_cluster_warnings_too() -> None:
+    report, _ = api.release(snapshot=load_snapshot(SNAPSHOT), plan=parse_plan(KRAFT_UP, "p.yml"))
+    assert report.verdict is Verdict.SAFE
+    assert [n for n in report.notes if "KC019 quorum-static-config at step 1" in n]
