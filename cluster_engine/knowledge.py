@@ -38,7 +38,7 @@ def _mv(level: int, name: str, changed: bool, adds: str, source: str = _MV_SRC) 
 
 
 # The flag is the one the version shipped with as production; unstable versions were rewritten
-# between branches (3.8-IV0, 3.9-IV0, 4.0-IV0, 4.0-IV1, 4.3-IV0), see cluster-facts §1.
+# between branches (3.8-IV0, 3.9-IV0, 4.0-IV0, 4.0-IV1, 4.3-IV0).
 METADATA_VERSIONS: tuple[MetadataVersion, ...] = (
     _mv(7, "3.3-IV3", True, "InControlledShutdown broker state (KIP-841)"),
     _mv(8, "3.4-IV0", True, "ZooKeeper to KRaft migration (KIP-866)"),
@@ -469,10 +469,10 @@ THROTTLED_REPLICAS_KEYS = (
 )
 
 # "It is suggested that the limit be kept above 1MB/s for accurate behaviour."
-# (4.1:server-common/.../QuotaConfig.java:78,83,86; the CLI help says 1 KB/s, cluster-facts §9.1)
+# (4.1:server-common/.../QuotaConfig.java:78,83,86; the CLI help says 1 KB/s)
 THROTTLE_MIN_RECOMMENDED = 1_000_000
 
-# Disk usage alert levels, lifecycle operations guide (seed 000, "Alert at 70% / 85%").
+# Disk usage alert levels of the Kafka lifecycle operations guide ("Alert at 70% / 85%").
 DISK_WARN_RATIO = 0.70
 DISK_CRITICAL_RATIO = 0.85
 

@@ -517,10 +517,12 @@ def _located(
 def _read_reassignment(
     file: str, base_dir: Path | None, plan_path: str, line: int
 ) -> list[Mapping[str, Any]]:
-    """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (cluster-facts §4)."""
+    """A ``kafka-reassign-partitions`` JSON file; only ``version`` 1 exists (the tool
+    refuses any other)."""
     target = Path(file) if base_dir is None else base_dir / file
     try:
-        data = load_json(read_input(target), str(target))
+        text = read_input(target)
+        data = load_json(text, str(target))
     except OSError as error:
         shown = file if str(target) == file else f"{file} ({target})"
         raise ClusterInputError(
@@ -530,7 +532,31 @@ def _read_reassignment(
         raise ClusterInputError(str(target), None, 'expected {"version":1,"partitions":[...]}')
     version = data.get("version", 1)
     if version != 1:
-        raise ClusterInputError(str(target), None, f"Not supported version field value {version}")
+        row, column = inputs.json_position(text, ["version"]) or (None, None)
+        shown = str(version) if len(str(version)) <= 40 else inputs.quote(str(version))
+        raise ClusterInputError(
+            str(target), row, f"Not supported version field value {shown}", column
+        )
     if not data["partitions"]:
         raise ClusterInputError(str(target), None, "Partition reassignment list cannot be empty")
+    for i, item in enumerate(data["partitions"]):
+        try:
+            Move.model_validate(item)
+        except ValidationError as error:
+            raise _json_located(error, text, str(target), i) from None
     return list(data["partitions"])
+
+
+def _json_located(error: ValidationError, text: str, path: str, index: int) -> ClusterInputError:
+    """A bad partition of a reassignment JSON file, at the value's own line and column there."""
+    first = error.errors()[0]
+    loc = [p for p in first["loc"] if not str(p).startswith("function-")]
+    where = inputs.json_position(text, ["partitions", index, *loc])
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
+    message = str(first["msg"]).removeprefix("Value error, ")
+    found = first.get("input")
+    shown = isinstance(found, int | float | str) and not isinstance(found, bool)
+    if first["type"] != "missing" and shown:
+        message += f" (found {inputs.quote(str(found))})"
+    line, column = where if where is not None else (None, None)
+    return ClusterInputError(path, line, f"partitions[{index}]{field}: {message}", column)

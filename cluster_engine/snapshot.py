@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Size
 
-# Kafka's own defaults for the configs the engine reads most (4.1 source, cluster-facts §5):
+# Kafka's own defaults for the configs the engine reads most (4.1 source):
 # min.insync.replicas: server-common/.../ServerLogConfigs.java:138-139,
 #   storage/.../LogConfig.java:221
 # unclean.leader.election.enable: storage/.../LogConfig.java:133, ReplicationConfigs.java:118,158

@@ -218,7 +218,7 @@ class ConfigState:
     described: Mapping[str, ConfigMap]
 
     def topic_value(self, topic: str, key: str) -> str | None:
-        """topic > cluster default > static broker > described header (cluster-facts §5)."""
+        """topic > cluster default > static broker > described header (Kafka's own precedence)."""
         for scope in (self.topics.get(topic, {}), self.cluster):
             if key in scope:
                 return scope[key]

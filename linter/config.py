@@ -48,11 +48,11 @@ from typing import Any
 
 from pathspec import GitIgnoreSpec
 
+from linter.acknowledgements import Acknowledgement
 from linter.inputs import quote, read_bytes
 from linter.settings import Settings
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
-from rules.workflow.acknowledgements import Acknowledgement
 
 CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "info", "never")
@@ -519,11 +519,6 @@ def key_lines(text: str) -> dict[tuple[str | int, ...], int]:
             full = (*current, *_parts(key.group(1)))
         lines.setdefault(full, number)
     return lines
-
-
-def locate(text: str, keys: tuple[str | int, ...]) -> int | None:
-    """The line where the key path ``keys`` is defined, or the nearest enclosing table's."""
-    return _nearest(key_lines(text), keys)
 
 
 def _nearest(lines: Mapping[tuple[str | int, ...], int], keys: tuple[str | int, ...]) -> int | None:

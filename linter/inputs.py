@@ -454,6 +454,51 @@ def _decoded(raw: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def json_position(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
+    """``(line, column)`` of the value at ``path`` (object keys and list indices) in a JSON text
+    :func:`load_json` accepted, or of the deepest part of ``path`` that exists; ``None`` when not
+    even the first part does. JSON readers keep no positions, so a value that loads but is wrong
+    (a broker id beyond int32) is found again in the text to point at it."""
+    decoder = json.JSONDecoder()
+
+    def space(pos: int) -> int:
+        match = _JSON_SPACE.match(text, pos)
+        return match.end() if match else pos
+
+    def child(pos: int, part: str | int) -> int | None:
+        opening = text[pos : pos + 1]
+        if opening not in ("{", "[") or isinstance(part, str) != (opening == "{"):
+            return None
+        pos, index = space(pos + 1), 0
+        while text[pos : pos + 1] not in ("}", "]", ""):
+            if opening == "{":
+                key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+                pos = space(space(pos) + 1)  # past the colon
+                if key == part:
+                    return pos
+            elif index == part:
+                return pos
+            pos = space(decoder.raw_decode(text, pos)[1])
+            pos, index = space(pos + 1) if text[pos : pos + 1] == "," else pos, index + 1
+        return None
+
+    found: int | None = None
+    try:
+        pos: int | None = space(0)
+        for part in path:
+            assert pos is not None
+            pos = child(pos, part)
+            if pos is None:
+                break
+            found = pos
+    except (ValueError, IndexError, RecursionError):
+        pass
+    return _line_col(text, found) if found is not None else None
+
+
 def _line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

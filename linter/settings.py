@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from linter.acknowledgements import Acknowledgement
 from rules.framework import Rule, Severity
-from rules.workflow.acknowledgements import Acknowledgement
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Literal, Self, TypeAlias, TypeGuard
@@ -277,11 +277,3 @@ def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:
     return None
 
 
-def iter_unique(items: Iterable[Hit]) -> Iterator[Hit]:
-    """Drop hits that would get the same fingerprint twice (keeps the first)."""
-    seen: set[str | None] = set()
-    for hit in items:
-        key = hit.key if hit.key is not None else repr(sorted(hit.resources, key=repr))
-        if key not in seen:
-            seen.add(key)
-            yield hit

@@ -181,3 +181,31 @@ def agree(verdict: Verdict, plan: DeploymentPlan) -> str | None:
     if verdict is Verdict.SAFE and plan.strategy in _REBUILDS:
         return f"verdict safe with the plan {plan.strategy.value}"
     return None
+
+
+def warnings_note(findings: Iterable[Finding]) -> str | None:
+    """What a verdict that is not ``unsafe`` must say when live warnings stand beside it: a bare
+    "safe" next to printed warnings reads as "nothing to do". ``None`` without such warnings, or
+    when every one already qualifies the verdict in its own words (``verdict_note``,
+    ``not_checked``)."""
+    live = [
+        f
+        for f in findings
+        if f.acknowledged is None
+        and f.severity is Severity.WARNING
+        and not (f.data.get("verdict_note") or f.data.get("not_checked"))
+    ]
+    if not live:
+        return None
+    named = dict.fromkeys(
+        f"{f.rule} {f.name}" + (f" at step {f.step + 1}" if f.step is not None else "")
+        for f in live
+    )
+    shown = list(named)[:5]
+    more = f" and {len(named) - 5} more" if len(named) > 5 else ""
+    count = f"{len(live)} warning{'s' if len(live) > 1 else ''}"
+    return (
+        f"Safe with {count}, not a clean pass: {', '.join(shown)}{more}. Nothing found is "
+        "refused or loses data, but each warning is a risk the check could not rule out: act on "
+        "its fix before the step it names."
+    )

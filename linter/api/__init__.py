@@ -10,6 +10,7 @@ report (acknowledgements, verdict, deployment plan).
 
 from __future__ import annotations
 
+from linter.acknowledgements import Acknowledgement
 from linter.api.checks import (
     Released,
     app_context,
@@ -39,7 +40,6 @@ from linter.api.topology import check_diff, check_lint, check_lint_tree, check_r
 from linter.report.result import Result
 from linter.settings import Settings, selected, severity_overrides
 from rules.framework import Severity
-from rules.workflow.acknowledgements import Acknowledgement
 
 __all__ = [
     "INPUT_ERRORS",

@@ -30,6 +30,7 @@ from rules.topology.context import (
     DiffSubject,
     LintSubject,
 )
+from rules.verdict import Verdict, warnings_note
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:
@@ -215,7 +216,17 @@ def cluster_simulation(
     if not any(f.requires for f in report.findings):
         # a Streams deployment strategy means nothing for a cluster-only change
         report = report.model_copy(update={"plan": None})
-    return report, simulation
+    return _cluster_warnings_noted(report), simulation
+
+
+def _cluster_warnings_noted(report: Report) -> Report:
+    """A verdict that is not unsafe, next to live warnings about plan steps, says so."""
+    if report.verdict is Verdict.UNSAFE:
+        return report
+    note = warnings_note(f for f in report.findings if f.step is not None)
+    if note is None:
+        return report
+    return report.model_copy(update={"notes": (*report.notes, note)})
 
 
 def release(
@@ -307,4 +318,4 @@ def judge_release(
             before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
         )
     report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
-    return Released(report, topology, simulation)
+    return Released(_cluster_warnings_noted(report), topology, simulation)

@@ -8,14 +8,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from linter.acknowledgements import AcknowledgementCheck
+from linter.acknowledgements import apply as apply_acknowledgements
 from linter.report.model import AppVerdict, Report, ReportKind, Summary
 from linter.settings import Settings, selected, severity_overrides
 from rules.facts import AppFacts
 from rules.framework import Finding, run
 from rules.verdict import Verdict, assess, verdict_of
 from rules.workflow import WORKFLOW_RULES
-from rules.workflow.acknowledgements import ACKNOWLEDGEMENTS, AcknowledgementCheck
-from rules.workflow.acknowledgements import apply as apply_acknowledgements
+from rules.workflow.acknowledgements import ACKNOWLEDGEMENTS
 
 
 @dataclass(frozen=True)

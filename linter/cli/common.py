@@ -179,11 +179,6 @@ def say(message: str, *, level: int = 0) -> None:
         click.echo(visible(f"ksafe: {message}"), err=True)
 
 
-def parse_fail_on(value: str | None) -> Severity | None:
-    value = value or "error"
-    return None if value == "never" else Severity(value)
-
-
 def to_stdout(output: Path | None) -> bool:
     """``-o -`` (or no ``-o``) writes to standard output."""
     return output is None or str(output) == STDIN

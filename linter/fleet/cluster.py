@@ -7,7 +7,7 @@ from pathlib import Path
 from cluster_engine.ingest.native import load_native
 from cluster_engine.plan import AddPartitions, Plan, load_plan
 from cluster_engine.snapshot import Snapshot
-from rules.fleet.graph import PartitionChange
+from linter.lineage import PartitionChange
 
 
 def partition_changes(plan: Plan, snapshot: Snapshot | None = None) -> tuple[PartitionChange, ...]:

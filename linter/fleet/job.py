@@ -35,7 +35,7 @@ from linter.fleet.lineage import (
 )
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
-from rules.fleet.graph import PartitionChange
+from linter.lineage import PartitionChange
 
 if TYPE_CHECKING:
     from pyspark import RDD

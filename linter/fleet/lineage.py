@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from linter.api import Settings, selected, severity_overrides
 from linter.fleet.rows import FindingRow, finding_row
+from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from linter.topology.model import Description, Sink, Source, Topology
 from rules.fleet import FLEET_RULES
-from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
 from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
 

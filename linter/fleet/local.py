@@ -11,7 +11,7 @@ from linter.fleet.lineage import CLUSTER_CHECK, LINEAGE_CHECK, Edge, edges, judg
 from linter.fleet.rows import AppRow, FindingRow
 from linter.fleet.scan import Version, scan_app
 from linter.fleet.verdicts import with_fleet
-from rules.fleet.graph import PartitionChange
+from linter.lineage import PartitionChange
 
 
 @dataclass(frozen=True)

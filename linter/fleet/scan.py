@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 from linter import api
 from linter.fleet.lineage import facts_of
 from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row
+from linter.lineage import AppFacts
 from linter.report.model import Report
 from linter.topology.errors import StreamsConfigError, TopologyParseError
 from linter.topology.model import Description
 from linter.topology.parse import parse
 from linter.topology.streams_config import StreamsConfig, parse_properties
-from rules.fleet.graph import AppFacts
 from rules.framework import Finding, Severity
 
 SCANNED, QUARANTINED = "scanned", "quarantined"

@@ -115,21 +115,12 @@ class TopologyDiff:
     def identical(self) -> bool:
         return self.before == self.after
 
-    @property
-    def before_path(self) -> str | None:
-        return self.before.path
-
-    @property
-    def after_path(self) -> str | None:
-        return self.after.path
-
-
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
     b = index(before, topology_names(before))
     if before == after and _regular(b):
-        # The same topology reprinted (about a third of real upgrades). Positions are not part of
+        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
         # equality, so ``after`` keeps its own lines unless it is the very same text.
         a = b if before.topologies is after.topologies else index(after, topology_names(after))
         return _unchanged(before, after, b, a)
@@ -243,7 +234,9 @@ def _assemble(
         nodes=nodes,
         stores=stores,
         topics=topics,
-        key_changes=() if _same_walks(nodes) else tuple(key_changes(b, a, fwd)),
+        key_changes=()
+        if _same_walks(nodes)
+        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
         node_map=dict(sorted(fwd.items())),
         replaced=replacements(b, a, stores.removed, stores.added),
     )

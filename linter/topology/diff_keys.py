@@ -3,12 +3,12 @@ sides: a change there means state under old keys is unreachable (or consumers se
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
 from linter.topology import naming
-from linter.topology.diff_index import Key, Side
+from linter.topology.diff_index import Key, Side, StoreInfo
 from linter.topology.model import Sink, Source
 
 
@@ -16,7 +16,12 @@ from linter.topology.model import Sink, Source
 class KeyChange:
     """The key of the records reaching a stateful processor (or a sink) now comes from somewhere
     else: ``before``/``after`` are the nodes that last set it (a key-changing operator, the
-    operator feeding a repartition topic, or a source)."""
+    operator feeding a repartition topic, or a source).
+
+    ``certain`` is False when a side's key was set behind a repartition topic by one of several
+    operators whose names do not say whether they change the key (user-named with ``Named.as``,
+    or a repartition topic the optimizer merged): the text cannot tell whether the key changed.
+    ``unknown`` then names those operators, both sides together."""
 
     topology: str | None
     node: str  # after-side name of the stateful processor or sink
@@ -26,16 +31,21 @@ class KeyChange:
     before: frozenset[str]
     after: frozenset[str]
     line: int | None = None
+    certain: bool = True
+    unknown: frozenset[str] = frozenset()
 
 
+# (node, the operator of unknown role that fed the repartition crossed last, whether a repartition
+# topic was crossed, whether another operator of unknown role sits upstream of that one)
+State: TypeAlias = tuple[Key, Key | None, bool, bool]
+Origin: TypeAlias = tuple[Key, bool]  # (the node that set the key, or a source; certain)
+Roles: TypeAlias = Mapping[Key, str]  # a node's role as its matched counterpart's name tells it
 
-State: TypeAlias = tuple[Key, Key | None]  # (node, the operator that fed a repartition, if any)
 
-
-def _key_origins(side: Side, start: Key) -> frozenset[Key]:
+def _key_origins(side: Side, start: Key, roles: Roles) -> frozenset[Origin]:
     """The nodes that last set the key of records reaching ``start`` (``_Origins.of``), walking
     afresh; kept for graphs with a cycle, where results cannot be shared between walks."""
-    out: set[Key] = set()
+    out: set[Origin] = set()
     seen: set[State] = set()
     stack = _initial(side, start)
     while stack:
@@ -43,7 +53,7 @@ def _key_origins(side: Side, start: Key) -> frozenset[Key]:
         if state in seen:
             continue
         seen.add(state)
-        found, upstream = _step(side, state)
+        found, upstream = _step(side, state, roles)
         out |= found
         stack.extend(upstream)
     return frozenset(out)
@@ -51,41 +61,56 @@ def _key_origins(side: Side, start: Key) -> frozenset[Key]:
 
 def _initial(side: Side, start: Key) -> list[State]:
     if isinstance(side.nodes[start].node, Source):
-        return [(start, None)]
-    return [(k, None) for k in side.pred[start]]
+        return [(start, None, False, False)]
+    return [(k, None, False, False) for k in side.pred[start]]
 
 
-def _step(side: Side, state: State) -> tuple[frozenset[Key], list[State]]:
+def _role(key: Key, roles: Roles) -> str | None:
+    """What the operator is: its name's prefix or suffix, else its matched counterpart's."""
+    role = naming.role_of(key[1])
+    if role is None and key in roles:
+        role = naming.role_of(roles[key])
+    return role
+
+
+def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], list[State]]:
     """One node of the walk upstream: the origins it settles, and the states to visit next.
 
     A known key-changing operator is an origin. Repartition plumbing is skipped and internal
-    topics are followed to their writers; the DSL only repartitions after a key change (or an
-    explicit ``repartition()``), so when the walk reaches a user topic's source without meeting a
-    known key changer, the operator that fed the repartition topic set the key; with no
-    repartition on the way, the source did.
+    topics are followed to their writers. The DSL only repartitions after a key change (or an
+    explicit ``repartition()``), so behind a repartition topic some operator set the key: the
+    first known key changer met, else the operator of unknown role (a chosen name) nearest the
+    repartition topic, which is certain only when no other operator of unknown role sits between
+    it and the previous repartition topic or source. With no repartition on the way, or only
+    operators of known roles that keep the key, the key is the one the source read.
     """
-    key, pending = state
+    key, pending, crossed, unsure = state
     info = side.nodes.get(key)
     if info is None:
         return frozenset(), []
     node = info.node
     if isinstance(node, Source):
         internal = [t for t in node.topics if naming.is_internal_topic(t)]
+        if pending is not None:  # set between this topic (or source) and the repartition
+            return frozenset({(pending, not unsure)}), []
         if internal and not info.is_global:
             return frozenset(), [
-                (p, None)
+                (p, None, True, False)
                 for t in internal
                 for w in side.writers_of.get((key[0], t), ())
                 for p in side.pred.get(w, ())
             ]
-        return frozenset({pending if pending is not None else key}), []
-    if naming.is_key_changing(node.name):
-        return frozenset({key}), []
-    if not (
-        naming.is_repartition_plumbing(node.name) or naming.role_of(node.name) is not None
-    ) and _feeds_repartition(side, key):  # the name tests first: they settle most nodes
-        pending = key
-    return frozenset(), [(p, pending) for p in side.pred.get(key, ())]
+        return frozenset({(key, True)}), []
+    role = _role(key, roles)
+    op = naming.OPERATORS.get(role) if role is not None else None
+    if op is not None and op.key_changing:
+        return frozenset({(key, True)}), []
+    if role is None and crossed:
+        if pending is None:
+            pending = key
+        else:
+            unsure = True
+    return frozenset(), [(p, pending, crossed, unsure) for p in side.pred.get(key, ())]
 
 
 class _Origins:
@@ -93,31 +118,32 @@ class _Origins:
     each state's origins are computed once (a walk per stateful node would be quadratic along a
     chain of stateful operators). Where a walk meets a cycle, that start walks afresh."""
 
-    def __init__(self, side: Side) -> None:
+    def __init__(self, side: Side, roles: Roles) -> None:
         self.side = side
-        self.done: dict[State, frozenset[Key]] = {}
+        self.roles = roles
+        self.done: dict[State, frozenset[Origin]] = {}
         self.cyclic: set[State] = set()
 
-    def of(self, start: Key) -> frozenset[Key]:
-        out: set[Key] = set()
+    def of(self, start: Key) -> frozenset[Origin]:
+        out: set[Origin] = set()
         for state in _initial(self.side, start):
             found = self._resolve(state)
             if found is None:
-                return _key_origins(self.side, start)
+                return _key_origins(self.side, start, self.roles)
             out |= found
         return frozenset(out)
 
-    def _resolve(self, root: State) -> frozenset[Key] | None:
+    def _resolve(self, root: State) -> frozenset[Origin] | None:
         """Origins reachable from ``root``; ``None`` when a cycle makes them incomplete."""
         if root in self.done:
             return self.done[root]
         if root in self.cyclic:
             return None
-        frames: list[tuple[State, Iterator[State], set[Key]]] = []
+        frames: list[tuple[State, Iterator[State], set[Origin]]] = []
         on_path: set[State] = set()
 
         def enter(state: State) -> None:
-            found, upstream = _step(self.side, state)
+            found, upstream = _step(self.side, state, self.roles)
             frames.append((state, iter(upstream), set(found)))
             on_path.add(state)
 
@@ -140,24 +166,6 @@ class _Origins:
                 if frames:
                     frames[-1][2].update(found)
         return self.done[root]
-
-
-def _feeds_repartition(side: Side, key: Key) -> bool:
-    """True when every successor is the plumbing of a repartition topic (filter or sink)."""
-    succ = [s for s in side.succ.get(key, ()) if s in side.nodes]
-    if not succ:
-        return False
-    for s in succ:
-        node = side.nodes[s].node
-        if isinstance(node, Sink):
-            if not naming.is_internal_topic(node.topic or ""):
-                return False
-        elif not (
-            naming.is_repartition_plumbing(node.name)
-            or (naming.role_of(node.name) == "KSTREAM-FILTER-" and _feeds_repartition(side, s))
-        ):
-            return False
-    return True
 
 
 def _read_from(side: Side, origins: frozenset[Key]) -> tuple[frozenset[Key], frozenset[str]]:
@@ -193,28 +201,98 @@ def _same_origins(
     )
 
 
-def key_changes(b: Side, a: Side, fwd: Mapping[Key, Key]) -> list[KeyChange]:
+def _unknown_upstream(side: Side, origins: frozenset[Origin], roles: Roles) -> set[str]:
+    """The operators of unknown role any of which may have set the key of an uncertain origin:
+    the origin and those above it, up to the source or repartition topic before them."""
+    out: set[str] = set()
+    stack = [k for k, certain in origins if not certain]
+    seen: set[Key] = set()
+    while stack:
+        key = stack.pop()
+        info = side.nodes.get(key)
+        if key in seen or info is None or isinstance(info.node, Source):
+            continue
+        seen.add(key)
+        if _role(key, roles) is None:
+            out.add(key[1])
+        stack.extend(side.pred.get(key, ()))
+    return out
+
+
+def key_changes(
+    b: Side,
+    a: Side,
+    fwd: Mapping[Key, Key],
+    stores: Iterable[tuple[StoreInfo, StoreInfo]] = (),
+) -> list[KeyChange]:
+    """Every matched stateful processor or output sink whose key comes from elsewhere now; and
+    every kept store whose single writer was not matched (renamed along with the operators
+    around it), compared writer to writer, so that no kept store goes unchecked."""
+    # a chosen name says nothing of the operator; its generated counterpart on the other side may
+    roles_a = {ka: kb[1] for kb, ka in fwd.items()}
+    roles_b = {kb: ka[1] for kb, ka in fwd.items()}
+    walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
-    origins_b, origins_a = _Origins(b), _Origins(a)
     for kb, ka in sorted(fwd.items()):
         nb, na = b.nodes[kb], a.nodes[ka]
         is_sink = isinstance(na.node, Sink) and not naming.is_internal_topic(na.node.topic or "")
         stateful = bool(na.node.stores) and bool(nb.node.stores)
         if not (stateful or is_sink) or na.is_global:
             continue
-        ob = origins_b.of(kb)
-        oa = origins_a.of(ka)
-        if not _same_origins(b, a, ob, oa, fwd):
-            out.append(
-                KeyChange(
-                    topology=na.topology,
-                    node=na.name,
-                    stores=na.node.stores,
-                    sink_topic=na.node.topic if isinstance(na.node, Sink) else None,
-                    subtopology=na.subtopology,
-                    before=frozenset(k[1] for k in ob),
-                    after=frozenset(k[1] for k in oa),
-                    line=na.line,
-                )
-            )
+        change = walk.compare(kb, ka, na.node.stores)
+        if change is not None:
+            out.append(change)
+    for sb, sa in stores:
+        if sb.is_global or sa.is_global or len(sb.owners) != 1 or len(sa.owners) != 1:
+            continue  # a join lists both sides' stores: which side writes is not known here
+        kb, ka = (
+            (sb.topology or "", next(iter(sb.owners))),
+            (sa.topology or "", next(iter(sa.owners))),
+        )
+        if fwd.get(kb) == ka or kb not in b.nodes or ka not in a.nodes:
+            continue  # compared above
+        # a writer whose name does not say what it is (a Processor API processor, or a DSL one
+        # named with Named.as) may key the store other than by the record key
+        known = naming.role_of(kb[1]) is not None and naming.role_of(ka[1]) is not None
+        change = walk.compare(kb, ka, frozenset({sa.name}), known_writers=known)
+        if change is not None:
+            out.append(change)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    b: Side
+    a: Side
+    fwd: Mapping[Key, Key]
+    origins_b: _Origins
+    origins_a: _Origins
+
+    def compare(
+        self, kb: Key, ka: Key, stores: frozenset[str], *, known_writers: bool = True
+    ) -> KeyChange | None:
+        """The key change between ``kb`` (before) and ``ka`` (after), or None when the key
+        reaching them comes from the same place."""
+        ob, oa = self.origins_b.of(kb), self.origins_a.of(ka)
+        keys_b = frozenset(k for k, _ in ob)
+        keys_a = frozenset(k for k, _ in oa)
+        if _same_origins(self.b, self.a, keys_b, keys_a, self.fwd):
+            return None
+        na = self.a.nodes[ka]
+        unknown = _unknown_upstream(self.b, ob, self.origins_b.roles) | _unknown_upstream(
+            self.a, oa, self.origins_a.roles
+        )
+        if not known_writers:
+            unknown |= {k[1] for k in (kb, ka) if naming.role_of(k[1]) is None}
+        return KeyChange(
+            topology=na.topology,
+            node=na.name,
+            stores=stores,
+            sink_topic=na.node.topic if isinstance(na.node, Sink) else None,
+            subtopology=na.subtopology,
+            before=frozenset(k[1] for k in keys_b),
+            after=frozenset(k[1] for k in keys_a),
+            line=na.line,
+            certain=known_writers and all(c for _, c in ob | oa),
+            unknown=frozenset(unknown),
+        )

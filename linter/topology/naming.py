@@ -33,9 +33,10 @@ class Operator:
     fix: str
     stateful: bool = False
     key_changing: bool = False
-    # Indices the operator stops consuming once named (topology-format.md 6.3): naming it on a
-    # running app shifts every later generated name by this much. Most operators burn their index
-    # whether named or not (0).
+    # Indices the operator stops consuming once named (its named overload in KStreamImpl or
+    # KTableImpl takes no index from the builder's counter): naming it on a running app shifts
+    # every later generated name by this much. Most operators burn their index whether named or
+    # not (0).
     unburned_when_named: int = 0
 
 
@@ -259,20 +260,6 @@ def canonical_role(prefix: str) -> str:
     return _SUCCESSORS.get(prefix, prefix)
 
 
-def is_key_changing(name: str) -> bool:
-    """True when the node's name says it changes the record key (``selectKey``, ``map``...)."""
-    role = role_of(name)
-    op = OPERATORS.get(role) if role is not None else None
-    return op is not None and op.key_changing
-
-
-def is_repartition_plumbing(name: str) -> bool:
-    """The null-key filter, sink or source the DSL puts around every repartition topic."""
-    return name.endswith(("-repartition-filter", "-repartition-sink", "-repartition-source"))
-
-
-# --- internal topics -------------------------------------------------------------------------
-
 _FK_TOPIC = re.compile(
     r"(^KTABLE-FK-JOIN-SUBSCRIPTION-(REGISTRATION|RESPONSE)-\d{10}-topic$)"
     r"|(-subscription-(registration|response)-topic$)"
@@ -284,7 +271,7 @@ _TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 
 def is_topic_name(name: str) -> bool:
     """True when Kafka would accept ``name`` as a topic name; a source "topic" with other
-    characters (``*``, ``|``, ``(``...) is a subscription pattern (topology-format.md 5)."""
+    characters (``*``, ``|``, ``(``...) is a subscription pattern (describe() prints it bare)."""
     return _TOPIC_NAME.fullmatch(name) is not None
 
 

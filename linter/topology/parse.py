@@ -354,7 +354,7 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
         text, start, end = _bounds(text)
         enabled = gc.isenabled()
         # the model holds no reference cycles: the cycle collector, run again and again while
-        # tens of thousands of objects are made, would only add a third to the time
+        # tens of thousands of objects are made, would find nothing to collect
         gc.disable()
         try:
             result = _parser(strict).parse(TextSlice(text, start, end))

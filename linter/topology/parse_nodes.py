@@ -47,7 +47,7 @@ Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
 # match, and the careful path reads the block. One alternative per kind: the regex checks what
 # each kind must look like, so the loop over the nodes of a large topology only builds them.
 # Anchored at line starts: unanchored, findall retried at every `Source:` inside one long line,
-# each try scanning to the line's end (a 256 KB line took 20 s).
+# each try scanning to the line's end: quadratic in the line's length.
 _NAME = r"([^\s(](?:[^(\n]*[^\s(])?)"
 _LIST = r"(\S(?:.*\S)?)"
 _FAST_NODES = re.compile(
@@ -72,7 +72,7 @@ def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
     them without ``__init__``.
 
     A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``; setting
-    the slots directly makes the same object in half the time, which matters for the many
+    the slots directly makes the same object with less work, which matters for the many
     nodes of a large topology. Only while the classes are what this code expects (a test
     compares such objects with constructed ones); otherwise the careful path constructs them.
     """

@@ -1,8 +1,8 @@
 """Which DSL call names a state store, by the kind of store, and whether a given name can be kept.
 
-Stores are named by different config classes, each adding its own suffix (topology-format.md
-section 7): aggregations, ``toTable``, KTable operations and table sources take the name as given
-(``Materialized.as``); stream-stream join window stores are ``<withStoreName>-this-join-store`` /
+Stores are named by different config classes, each adding its own suffix: aggregations,
+``toTable``, KTable operations and table sources take the name as given (``Materialized.as``);
+stream-stream join window stores are ``<withStoreName>-this-join-store`` /
 ``-other-join-store`` (left/outer joins add ``-outer-shared-join-store`` or
 ``-left-shared-join-store``), and when unnamed ``<join processor>-store``, which no name can give
 back; suppression buffers are ``<Suppressed.withName>-store``; foreign-key join subscription

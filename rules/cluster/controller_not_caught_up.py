@@ -29,7 +29,7 @@ def controller_not_caught_up(sim: Simulation) -> Iterator[Hit]:
     Why: the quorum leader admits a new voter only once it has replicated the metadata log up
     to the leader's end offset; a lagging one makes ``add-controller`` fail with
     REQUEST_TIMED_OUT "Aborted add voter operation for ... since it is lagging behind"
-    (AddVoterHandler, cluster-facts §6). A new controller first runs as an observer; its
+    (AddVoterHandler). A new controller first runs as an observer; its
     ``Lag`` column in ``kafka-metadata-quorum.sh describe --replication`` (leader LEO minus its
     LEO) says when it has caught up. This rule fires when the snapshot shows a lag above 0;
     KC106 controller-lag-unknown warns when the snapshot does not show the lag.
@@ -80,7 +80,7 @@ def controller_lag_unknown(sim: Simulation) -> Iterator[Hit]:
     """A controller is added as a voter but the snapshot does not show whether it caught up.
 
     Why: the quorum leader aborts ``add-controller`` for a node that has not replicated the
-    metadata log up to its end offset (KC103 controller-not-caught-up, cluster-facts §6). Without
+    metadata log up to its end offset (KC103 controller-not-caught-up). Without
     a ``kafka-metadata-quorum.sh describe --replication`` capture listing the node as an
     observer, the check cannot tell whether the step will succeed.
 

@@ -24,7 +24,7 @@ def controller_removed_while_leading(sim: Simulation) -> Iterator[Hit]:
     voters elect a new leader (RemoveVoterHandler, raft/.../internals/RemoveVoterHandler.java:
     46-51): metadata changes wait for that election. The Kafka docs recommend shutting down the
     controller that will be removed before running the remove-controller command
-    (kraft.md:194, cluster-facts §6).
+    (kraft.md:194).
 
     Example:
 

@@ -1,6 +1,6 @@
 """Fleet rules: what only the whole fleet's topic graph shows (one module per rule).
 
-They judge a :class:`~rules.fleet.graph.FleetGraph`, never a single topology.
+They judge a :class:`~linter.lineage.FleetGraph`, never a single topology.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
+from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from rules.fleet.subject import FLEET
 from rules.framework import DeployStrategy, Hit, Impact, Location, Resource, Severity, rule
 

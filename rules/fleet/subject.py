@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.fleet.graph import FleetGraph
+from linter.lineage import FleetGraph
 from rules.framework import SubjectKind
 
 FLEET: SubjectKind[FleetGraph] = SubjectKind("fleet")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules.fleet.graph import FleetGraph
+from linter.lineage import FleetGraph
 from rules.fleet.subject import FLEET
 from rules.framework import Hit, Impact, Resource, Severity, rule
 

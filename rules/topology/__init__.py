@@ -15,6 +15,7 @@ from rules.topology.global_store_changed import global_store_changed
 from rules.topology.group_instance_id_changed import group_instance_id_changed
 from rules.topology.group_protocol_changed import group_protocol_changed
 from rules.topology.key_change_before_stateful import key_change_before_stateful
+from rules.topology.key_change_unverified import key_change_unverified
 from rules.topology.known_bad_release import known_bad_release
 from rules.topology.optimization_unverified import optimization_unverified
 from rules.topology.processing_guarantee_changed import processing_guarantee_changed
@@ -47,6 +48,7 @@ TOPOLOGY_RULES: tuple[Rule, ...] = (
     subtopology_removed,
     repartition_topic_removed,
     key_change_before_stateful,
+    key_change_unverified,
     source_topics_changed,
     sink_topic_changed,
     global_store_changed,

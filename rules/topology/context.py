@@ -72,10 +72,6 @@ def after(subject: DiffSubject, line: int | None) -> Location:
     return Location(path=subject.diff.after.path, line=line, side="after")
 
 
-def config_location(path: str | None, line: int | None, side: str) -> Location:
-    return Location(path=path, line=line, side=side)
-
-
 def task_dirs(subject: DiffSubject, subtopology_id: int, store_name: str | None = None) -> str:
     path = naming.task_directory(subject.state_dir, subject.application_id, subtopology_id)
     return f"{path}/{store_name}" if store_name else path

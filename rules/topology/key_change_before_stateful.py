@@ -61,7 +61,7 @@ def key_change_before_stateful(subject: DiffSubject) -> Iterator[Hit]:
     """
     app = subject.application_id
     for kc in subject.diff.key_changes:
-        if not kc.stores:
+        if not kc.stores or not kc.certain:  # uncertain ones: key-change-unverified
             continue
         stores = sorted(kc.stores)
         logs = [changelog(app, s, kc.topology) for s in stores]

@@ -68,7 +68,7 @@ def sink_topic_changed(subject: DiffSubject) -> Iterator[Hit]:
             key=f"{t.topology or ''}|{t.name}",
         )
     for kc in diff.key_changes:
-        if kc.sink_topic is None:
+        if kc.sink_topic is None or not kc.certain:  # uncertain ones: key-change-unverified
             continue
         was = ", ".join(sorted(kc.before)) or "nothing"
         now = ", ".join(sorted(kc.after)) or "nothing"

@@ -508,6 +508,49 @@ def _load_fleet_properties(path: Path) -> object:
     return _scan_app([("v1.txt", text), ("v1.properties", props), ("DEPLOYED", "v1")])
 
 
+def _fleet_jsonl_seeds() -> list[bytes]:
+    import json
+
+    rows = [
+        {"app_id": "app", "version": f"v{i}", "description": text.decode("utf-8", "replace"),
+         "properties": "application.id=app\n", "deployed": i == 1, "timestamp": "2026-11-25"}
+        for i, text in enumerate(_fleet_text_seeds()[:6], 1)
+    ]  # fmt: skip
+    return [("\n".join(json.dumps(r) for r in rows) + "\n").encode("utf-8")]
+
+
+def _load_fleet_jsonl(path: Path) -> object:
+    """The fleet's JSON Lines row reader, line by line as Spark hands it the lines: a row or a
+    row naming its problem, never an exception."""
+    from linter.fleet.jsonrows import json_row, utf8_problem
+
+    data = path.read_bytes()
+    rows = []
+    for raw in data.split(b"\n"):
+        problem = utf8_problem(raw, "line")
+        rows.append(problem if problem is not None else json_row(raw.decode("utf-8")))
+    return rows
+
+
+def _load_fleet_tree(path: Path) -> object:
+    """The fleet's app-directory reader on a real file (its own decoding and size checks), then
+    the scan of what it read."""
+    from linter.api import Settings
+    from linter.fleet.scan import QUARANTINED, SCANNED, scan_app
+    from linter.fleet.tree import read_app
+
+    props = path.with_name(path.stem + ".properties")
+    props.write_text("application.id=app\n", encoding="utf-8")
+    try:
+        _, versions = read_app(("app", [str(path), str(props)]))
+    finally:
+        props.unlink()
+    result = scan_app("app", versions, Settings())
+    if result.app.status not in (SCANNED, QUARANTINED):
+        raise AssertionError(f"app status {result.app.status!r}")
+    return result
+
+
 def never(error: BaseException) -> bool:
     """For readers that must not raise at all (they report problems as rows)."""
     return False
@@ -540,6 +583,8 @@ TARGETS: dict[str, Target] = {
     "fleet-properties": Target(
         "fleet-properties", _fleet_properties_seeds, _load_fleet_properties, never, ".properties"
     ),
+    "fleet-jsonl": Target("fleet-jsonl", _fleet_jsonl_seeds, _load_fleet_jsonl, never, ".json"),
+    "fleet-tree": Target("fleet-tree", _fleet_text_seeds, _load_fleet_tree, never),
 }
 
 

@@ -1,8 +1,8 @@
 """Hypothesis strategies for valid topology models, and an independent describe() printer.
 
 ``descriptions()`` draws :class:`~linter.topology.model.Description` objects that a real
-``Topology#describe()`` could print *and* that the text format represents unambiguously
-(reference: ``topology-format.md`` section 5). The constraints and why:
+``Topology#describe()`` could print *and* that the text format represents unambiguously.
+The constraints and why:
 
 * Node names: Kafka validates DSL names (``[a-zA-Z0-9._-]``) but not Processor-API names, so we
   draw both, PAPI names with single spaces, parentheses and non-ASCII letters. Excluded, because
@@ -210,7 +210,7 @@ def topology_names() -> st.SearchStrategy[str]:
 
 # --- graphs --------------------------------------------------------------------------------
 # Strategies are built once: constructing them inside a draw makes hypothesis re-validate them
-# on every call, which made generation ten times slower.
+# on every call.
 
 _NODE_NAMES = node_names()
 _STORE_NAMES = store_names()

@@ -392,9 +392,57 @@ OUT_OF_RANGE: list[tuple[str, str, str]] = [
         "reassignment",
         '{"version": 1, "partitions": [\n{"topic": "t", "partition": 0, "replicas": [2147483648]}'
         "]}",
-        "plan.yaml:1",
+        "move.json:2:45",
     ),
 ]
+
+
+# each field of a reassignment JSON partition, out of its range: (field, value, what is said)
+REASSIGNMENT_OUT_OF_RANGE: list[tuple[str, str, str]] = [
+    ("partition", "-1", "greater than or equal to 0"),
+    ("partition", "2147483648", "less than or equal to 2147483647"),
+    ("partition", "99999999999999999999999", "less than or equal to 2147483647"),
+    ("partition", "1e400", "finite number"),
+    ("partition", "1.5", "fractional part"),
+    ("partition", "true", "boolean"),
+    ("replicas", "[1, 2147483648]", "less than or equal to 2147483647"),
+    ("replicas", "[1, -2]", "greater than or equal to 0"),
+    ("replicas", "[1, 99999999999999999999999]", "less than or equal to 2147483647"),
+    ("replicas", "[1, false]", "boolean"),
+    ("replicas", "[]", "at least 1 item"),
+    ("topic", '""', "at least 1 character"),
+    ("log_dirs", '["any", 7]', "valid string"),
+]
+
+
+@pytest.mark.parametrize(("field", "value", "said"), REASSIGNMENT_OUT_OF_RANGE)
+def test_a_bad_reassignment_value_is_located_in_the_json_itself(
+    field: str, value: str, said: str, tmp_path: Path
+) -> None:
+    good = {"topic": '"t"', "partition": "0", "replicas": "[1, 2]", "log_dirs": '["any", "any"]'}
+    good[field] = value
+    entries = ", ".join(f'"{k}": {v}' for k, v in good.items())
+    # the bad partition is the second, on line 4, behind a first one that is fine
+    path = tmp_path / "move.json"
+    path.write_text(
+        '{"version": 1,\n "partitions": [\n'
+        '  {"topic": "t", "partition": 1, "replicas": [1, 2]},\n'
+        f"  {{{entries}}}\n ]}}\n"
+    )
+    message = _one_line_error(_reassignment, path)
+    line = path.read_text().splitlines()[3]
+    at = line.index(f'"{field}": ') + len(f'"{field}": ') + 1
+    if value.startswith("[") and value != "[]":
+        at = line.index(value.split(", ")[1].rstrip("]"), at - 1) + 1
+    assert message.startswith(f"{path}:4:{at}: partitions[1].{field}"), message
+    assert said in message, message
+
+
+def test_an_unsupported_reassignment_version_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "move.json"
+    path.write_text('{"partitions": [],\n "version": 99999999999999999999999}\n')
+    message = _one_line_error(_reassignment, path)
+    assert message.startswith(f"{path}:2:13: Not supported version field value"), message
 
 
 def test_a_plan_creating_too_many_partitions_together_is_refused_before_simulating(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.config import ConfigError, find_config, load_config, locate, parse_config
+from linter.config import ConfigError, find_config, load_config, parse_config
 from rules.framework import Severity
 
 FULL = """\
@@ -166,13 +166,6 @@ def test_tool_ksafe_must_be_a_table(tmp_path: Path) -> None:
     path = write(tmp_path, "pyproject.toml", "[tool]\nksafe = 1\n")
     with pytest.raises(ConfigError, match=r"pyproject.toml:2: \[tool.ksafe\] must be a table"):
         load_config(path)
-
-
-def test_locate_handles_dotted_and_quoted_keys() -> None:
-    text = '[tool]\nksafe.severity."KS901" = "info"\n[tool.ksafe.severity]\n"KS902" = "x"\n'
-    assert locate(text, ("tool", "ksafe", "severity", "KS901")) == 2
-    assert locate(text, ("tool", "ksafe", "severity", "KS902")) == 4
-    assert locate(text, ("nothing",)) is None
 
 
 def test_home_is_expanded_in_paths(tmp_path: Path) -> None:

@@ -23,12 +23,12 @@ from linter.config import Config
 from linter.fleet.lineage import fleet_findings, whole_graph
 from linter.fleet.scan import Version, scan_app
 from linter.gitbase import FileChange
+from linter.lineage import AppFacts, PartitionChange
 from linter.report.model import Report
 from linter.topology.model import Description
 from linter.topology.parse import parse, parse_file
 from linter.topology.streams_config import parse_properties
 from rules.catalogue import ALL_RULES
-from rules.fleet.graph import AppFacts, PartitionChange
 from rules.framework import Finding, Hit, Location, Resource
 from tests.conftest import CORPUS_MISSING, ROOT, TOPOLOGY_CORPUS, corpus_text
 from tests.rules.case_model import (

@@ -11,8 +11,9 @@ from rules.framework import Rule
 @pytest.mark.parametrize("r", ALL_RULES, ids=lambda r: r.name)
 def test_no_deprecated_or_misleading_advice(r: Rule) -> None:
     doc = " ".join((r.func.__doc__ or "").split())
-    # kafka-features.sh --metadata is deprecated (cli-formats.md): advise --release-version or
-    # --feature metadata.version=, and name --metadata only as the deprecated flag.
+    # kafka-features.sh --metadata is deprecated (the tool's own help says so): advise
+    # --release-version or --feature metadata.version=, and name --metadata only as the
+    # deprecated flag.
     if "--metadata" in doc:
         assert "deprecated" in doc, f"{r.name} advises the deprecated --metadata flag"
     # Standbys are kept per task id: they cannot help a store whose task id changes.

@@ -18,8 +18,8 @@ from linter.fleet.lineage import (
     slice_keys,
     whole_graph,
 )
+from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from linter.topology.parse import parse
-from rules.fleet.graph import AppFacts, FleetGraph, PartitionChange
 from rules.framework import Finding
 
 SMALL = Path(__file__).resolve().parents[3] / "fixtures" / "fleet" / "small"

@@ -64,9 +64,14 @@ def test_roles(name: str, role: str | None) -> None:
 
 
 def test_key_changing() -> None:
-    assert naming.is_key_changing("KSTREAM-FLATMAP-0000000001")
-    assert not naming.is_key_changing("KSTREAM-FLATMAPVALUES-0000000001")
-    assert not naming.is_key_changing("GroupOrders")
+    def changes_key(name: str) -> bool:
+        op = naming.OPERATORS.get(naming.role_of(name) or "")
+        return op is not None and op.key_changing
+
+    assert changes_key("KSTREAM-FLATMAP-0000000001")
+    assert changes_key("orders-SelectKey")  # a chosen name that says so
+    assert not changes_key("KSTREAM-FLATMAPVALUES-0000000001")
+    assert not changes_key("GroupOrders")
 
 
 def test_internal_topics() -> None:

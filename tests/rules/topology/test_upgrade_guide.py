@@ -1,5 +1,5 @@
-"""The examples of the Kafka Streams upgrade guide (Responsive, "Kafka Streams 101: upgrades";
-``../shared/reference/seeds/002_*``), as hand-written describe() fixtures in
+"""The examples of the Kafka Streams upgrade guide (Responsive, "Kafka Streams 101: upgrades"),
+as hand-written describe() fixtures in
 ``fixtures/examples/``: judged by the rules and pinned as the full text a user reads, runbook
 included (goldens in ``fixtures/reports/upgrade-guide/``, ``pytest --update-goldens``)."""
 

@@ -1,4 +1,5 @@
-"""What the fleet rules judge: every app's topic facts, and the partition changes of a plan.
+"""The fleet's lineage model, what the fleet rules judge: every app's topic facts, and the
+partition changes of a plan (``linter.fleet.lineage`` builds it from the apps' topologies).
 
 The facts are small (topic names, not topologies) so the fleet job can ship them around and cut the
 graph into slices, one per topic or application id; every fleet rule reports about one topic or
