@@ -6,13 +6,21 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-# Property tests run the same examples on every run, so that CI passes or fails on the code, not
-# on the draw; ``HYPOTHESIS_PROFILE=explore`` draws fresh ones, and many more, to hunt for bugs.
-settings.register_profile("ksafe", derandomize=True, deadline=None, database=None)
-settings.register_profile("explore", max_examples=2000, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ksafe"))
+# Property tests draw the same examples on every run (``ci``, the default), so that CI passes or
+# fails on the code, not on the draw, and a failure reproduces locally; ``long`` draws fresh ones,
+# and many more, for bug hunts: ``KSAFE_HYPOTHESIS_PROFILE=long pytest tests/hardening``. The fuzz
+# tests read ``KSAFE_FUZZ_CASES`` (cases per corpus file); ``benchmarks/fuzz.py`` runs for hours.
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile(
+    "ci", max_examples=30, deadline=None, derandomize=True, database=None,
+    suppress_health_check=_QUIET, print_blob=True,
+)
+settings.register_profile(
+    "long", max_examples=5_000, deadline=None, suppress_health_check=_QUIET, print_blob=True
+)
+settings.load_profile(os.environ.get("KSAFE_HYPOTHESIS_PROFILE", "ci"))
 
 pytest_plugins = ["tests.browser"]  # the ``browser`` fixture (a headless Chromium)
 

@@ -175,3 +175,32 @@ def test_home_is_expanded_in_paths(tmp_path: Path) -> None:
     outside = r"ksafe\.toml:1: snapshot = '~/snap\.json' leads outside"
     with pytest.raises(ConfigError, match=outside):
         parse_config('snapshot = "~/snap.json"\n', path)
+
+
+@pytest.mark.parametrize("name", ["ksafe.toml", "pyproject.toml"])
+def test_regression_config_not_utf8_raised_unicode_decode_error(tmp_path: Path, name: str) -> None:
+    # a discovered pyproject.toml in any parent folder made every command crash
+    from linter.config import ConfigError, load_config
+
+    (tmp_path / name).write_bytes(b'[tool.ksafe]\nfail-on = "warning"\n# caf\xe9\n')
+    with pytest.raises(ConfigError, match=rf"{name}:3: .*UTF-8"):
+        load_config(start=tmp_path)
+
+
+def test_regression_config_utf16_is_a_located_error(tmp_path: Path) -> None:
+    from linter.config import ConfigError, load_config
+
+    (tmp_path / "ksafe.toml").write_bytes('fail-on = "warning"\n'.encode("utf-16"))
+    with pytest.raises(ConfigError, match=r"ksafe\.toml:1: .*UTF-8"):
+        load_config(start=tmp_path)
+
+
+@pytest.mark.parametrize("name", ["ksafe.toml", "pyproject.toml"])
+def test_regression_config_deep_nesting_raised_recursion_error(tmp_path: Path, name: str) -> None:
+    from linter.config import ConfigError, find_config, load_config
+
+    (tmp_path / name).write_text("[tool.ksafe]\nselect = " + "[" * 5_000 + "\n", encoding="utf-8")
+    # a pyproject.toml that mentions ksafe is found even when it is not valid TOML, and reported
+    assert find_config(tmp_path) == tmp_path / name
+    with pytest.raises(ConfigError, match=rf"{name.replace('.', '[.]')}: .*nested"):
+        load_config(start=tmp_path)

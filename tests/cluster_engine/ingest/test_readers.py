@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cluster_engine.errors import ClusterInputError
@@ -307,3 +309,115 @@ def test_features_per_node_ranges_from_node_id_describes() -> None:
     }
     mv = snap.features["metadata.version"]
     assert (mv.level, mv.supported_min, mv.supported_max) == (27, 7, 27)
+
+
+CAPTURE = (
+    "Topic: t\tTopicId: QmLwMsncTBWiSn2HoB0Kqg\tPartitionCount: 1\tReplicationFactor: 1\t"
+    "Configs: \n\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1\tIsr: 1\n"
+)
+
+
+def test_regression_capture_invalid_utf8_raised_unicode_decode_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_bytes(CAPTURE.encode() + b"# caf\xe9\n")
+    with pytest.raises(ClusterInputError, match=r"topics\.txt:3: .*not UTF-8"):
+        load_snapshot(path)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig"])
+def test_regression_capture_utf16_with_bom_was_not_read(tmp_path: Path, encoding: str) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "topics.txt"
+    path.write_bytes(CAPTURE.encode(encoding))
+    assert [s.kind for s in read_file(path)] == ["topics"]
+
+
+def test_regression_quorum_voters_deep_json_raised_recursion_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "quorum.txt"
+    path.write_text(
+        "ClusterId:              q1Sh-9_ISia_zwGINzRvyQ\nLeaderId:               101\n"
+        "CurrentVoters:          " + "[" * 100_000 + "]" * 100_000 + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ClusterInputError, match=r"quorum\.txt:3: "):
+        read_file(path)
+
+
+def test_regression_log_dirs_negative_size_raised_validation_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "log-dirs.txt"
+    path.write_text(
+        '{"version":1,"brokers":[{"broker":1,"logDirs":[{"logDir":"/data","error":null,'
+        '"partitions":[{"partition":"t-0","size":-1,"offsetLag":0,"isFuture":false}]}]}]}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: .*size"):
+        read_file(path)
+
+
+def test_regression_native_snapshot_invalid_utf8_raised_unicode_decode_error(
+    tmp_path: Path,
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "snap.yaml"
+    path.write_bytes(b"snapshot_version: 1\n# caf\xe9\n")
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml:2: .*not UTF-8"):
+        load_snapshot(path)
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+def test_regression_native_snapshot_deep_nesting_raised_recursion_error(
+    tmp_path: Path, suffix: str
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / f"snap{suffix}"
+    path.write_text('{"nodes": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"nested"):
+        load_snapshot(path)
+
+
+def test_regression_native_snapshot_deep_block_nesting_raised_recursion_error(
+    tmp_path: Path,
+) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "snap.yaml"
+    path.write_text("nodes:\n  " + "- " * 2_500 + "1\n", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"snap\.yaml:2:\d+: nested"):
+        load_snapshot(path)
+
+
+def test_regression_negative_broker_id_in_isr_raised_validation_error(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_text(CAPTURE.replace("Isr: 1", "Isr: 1,-1"), encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"topics\.txt:2: Isr"):
+        load_snapshot(path)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        '"broker":-1,"logDirs":[{"logDir":"/data","error":null,"partitions":[]}]',
+        '"broker":1,"logDirs":[{"logDir":"/data","error":null,"partitions":'
+        '[{"partition":"t-0","size":1,"offsetLag":Infinity,"isFuture":false}]}]',
+    ],
+)
+def test_regression_log_dirs_impossible_values_escaped_as_validation_or_overflow_error(
+    tmp_path: Path, entry: str
+) -> None:
+    from cluster_engine.ingest import read_file
+
+    path = tmp_path / "log-dirs.txt"
+    path.write_text('{"version":1,"brokers":[{' + entry + "}]}\n", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: "):
+        read_file(path)

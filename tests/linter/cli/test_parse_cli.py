@@ -74,3 +74,54 @@ def test_missing_file_exits_2() -> None:
     code, _, err = invoke("parse", str(VARIANTS / "no-such-file.txt"))
     assert code == 2
     assert "Traceback" not in err
+
+
+def test_regression_parse_text_on_a_terminal_printed_escape_sequences(tmp_path: Path) -> None:
+    """``ksafe parse`` prints names verbatim into files (the text must parse again) but escaped
+    on a terminal, where an ESC sequence in a Processor-API name would repaint the screen."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.hardening.test_hostile_text import HOSTILE_TOPOLOGY
+
+    path = tmp_path / "t.txt"
+    path.write_text(HOSTILE_TOPOLOGY, encoding="utf-8")
+    program = "import sys; from linter.cli import main; sys.exit(main(['parse', sys.argv[1]]))"
+    master, slave = pty.openpty()
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(path)], stdout=slave, cwd=root, check=False
+    )
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    assert done.returncode == 0
+    assert b"\x1b" not in shown
+    assert b"\\x1b[2J" in shown
+    piped = subprocess.run(
+        [sys.executable, "-c", program, str(path)], capture_output=True, cwd=root, check=True
+    )
+    assert b"\x1b[2J" in piped.stdout  # a file keeps the name as it is
+
+
+def test_regression_error_message_carried_escape_sequences_to_stderr(tmp_path: Path) -> None:
+    """Messages quote the input (a file name, a conflicting value read from a capture)."""
+    from click.testing import CliRunner
+
+    from linter.cli import ksafe
+
+    missing = str(tmp_path / "missing\x1b[2J\x1b]8;;https://e.example\x1b\\.txt")
+    result = CliRunner().invoke(ksafe, ["lint", missing])
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr
+    assert "missing\\x1b[2J" in result.stderr

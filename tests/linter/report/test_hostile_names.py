@@ -155,3 +155,22 @@ def test_github_encodes_a_newline_in_a_file_name() -> None:
     out = render(_report("dir/a\nb,c:d%.txt", "file"), "github")
     assert "file=dir/a%0Ab%2Cc%3Ad%25.txt," in out
     assert workflow_property("a\r\nb") == "a%0D%0Ab"
+
+
+def test_regression_text_output_passed_terminal_escape_sequences_through() -> None:
+    from linter.report import render
+    from tests.hardening.test_hostile_text import hostile_report
+
+    out = render(hostile_report(("clear \x1b[2J", "osc8 \x1b]8;;https://e.example\x1b\\x")), "text")
+    assert "\x1b" not in out
+    assert "clear \\x1b[2J" in out
+
+
+def test_regression_markdown_path_with_pipe_broke_the_table() -> None:
+    from linter.report import render
+    from tests.hardening.test_hostile_text import hostile_report
+
+    out = render(hostile_report(("a | b", "c\nd")), "markdown")
+    rows = [line for line in out.splitlines() if line.startswith("| error")]
+    assert rows
+    assert all(len(re.split(r"(?<!\\)\|", row.strip())) == 7 for row in rows), rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -85,3 +86,42 @@ def test_no_unique_anchor_falls_back_to_kth_occurrences() -> None:
     pairs = align.align(before, after)
     assert _is_common_subsequence(before, after, pairs)
     assert len(pairs) >= 399 - 1  # one shift: all but the first and last line up
+
+
+def test_regression_diff_alignment_of_scattered_changes_was_cubic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_align`` ran ``difflib.SequenceMatcher(autojunk=False)`` over the whole middle of the
+    generated-name sequences: roles repeat, so it was cubic in the worst case (3,125 nodes with an
+    operator removed in every 7th sub-topology: 4 s; 12,500: 4 min). It now cuts at anchors
+    and only gives difflib small gaps. Held three ways: no large difflib call, a time limit far
+    above the expected second, and the alignment's work (the summed sizes of the stretches it
+    examines, deterministic) growing linearly when the input doubles."""
+    import difflib
+
+    from linter import api
+    from linter.topology.parse import parse
+    from tests.hardening.fuzzing import time_limit
+    from tests.hardening.generators import topology_text
+    from tests.linter.topology.align_work import count_stretch_work
+
+    set_seqs = difflib.SequenceMatcher.set_seqs
+
+    def bounded(self: difflib.SequenceMatcher[Any], a: Sequence[Any], b: Sequence[Any]) -> None:
+        if len(a) * len(b) > 1_000_000:  # fail at once instead of running for seconds
+            raise AssertionError(f"aligns {len(a)} x {len(b)} repeated roles at once")
+        set_seqs(self, a, b)
+
+    monkeypatch.setattr(difflib.SequenceMatcher, "set_seqs", bounded)
+    work = count_stretch_work(monkeypatch)
+    spent: list[int] = []
+    for nodes in (3_125, 6_250):
+        before = parse(topology_text(nodes), "before.txt")
+        after = parse(topology_text(nodes, thin=7), "after.txt")
+        work[0] = 0
+        with time_limit(30):
+            report = api.diff(before, after)
+        assert report.findings
+        spent.append(work[0])
+    assert spent[0] > 0
+    assert spent[1] <= 2.5 * spent[0], f"alignment work {spent} grows faster than the input"

@@ -98,3 +98,92 @@ def test_decode_rejects_bytes_that_are_not_text() -> None:
 def test_missing_file_is_an_os_error() -> None:
     with pytest.raises(OSError):  # noqa: PT011 - the CLI reports any OSError the same way
         parse_file(FIXTURES / "no-such-file.txt")
+
+
+def test_regression_topology_utf16_without_bom_reported_a_nul_character(tmp_path: Path) -> None:
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse_file
+
+    path = tmp_path / "t.txt"
+    path.write_bytes("Topologies:\n   Sub-topology: 0\n".encode("utf-16-le"))
+    with pytest.raises(TopologyParseError, match=r"t\.txt:1:1: .*UTF-16 without a byte-order mark"):
+        parse_file(path)
+
+
+def test_regression_topology_long_line_of_repeated_nodes_was_quadratic() -> None:
+    # a regex retried at every `Source:` of one long line is quadratic in its length. The limit
+    # is a hang guard far above the real cost (milliseconds), not a timing assertion.
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse
+    from tests.hardening.fuzzing import time_limit
+
+    unit = "    Source: KSTREAM-SOURCE-0000000000 (topics: [one"
+    text = "Topologies:\n   Sub-topology: 0\n" + unit * 20_000
+    with time_limit(30), pytest.raises(TopologyParseError, match=r"x\.txt:3:"):
+        parse(text, "x.txt")
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        "Processor: p (stores: [, ])\n      --> none\n      <-- s",
+        "Processor: p (stores: [a, , b])\n      --> none\n      <-- s",
+        "Processor: p (stores: [a, ])\n      --> none\n      <-- s",
+    ],
+)
+def test_regression_empty_store_name_broke_the_round_trip(node: str) -> None:
+    # `[, ]` read as a store named "" (found by the fuzz campaign's round-trip check): no Java
+    # Set prints an empty item, and "" renders as `[]`, which reads back as no store at all
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse
+
+    text = (
+        "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [t])\n      --> p\n"
+        f"    {node}\n\n"
+    )
+    with pytest.raises(TopologyParseError, match=r"x\.txt:5:5: "):
+        parse(text, "x.txt")
+    with pytest.raises(TopologyParseError, match=r"x\.txt:5:5: "):  # the careful path too
+        parse(text.replace("Source: s", "Source:\ts"), "x.txt")
+
+
+def test_regression_empty_topic_name_broke_the_round_trip() -> None:
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.parse import parse
+
+    text = "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [a, ])\n      --> none\n\n"
+    with pytest.raises(TopologyParseError, match=r"x\.txt:3:5: "):
+        parse(text, "x.txt")
+
+
+def test_regression_long_neighbour_list_with_a_comma_name_raised_recursion_error() -> None:
+    # resolving `--> p0, ..., p2999, x, y` against the declared names recursed once per item
+    from linter.topology.parse import parse
+    from linter.topology.render import render
+
+    procs = [f"p{i}" for i in range(3_000)]
+    lines = [
+        "Topologies:",
+        "   Sub-topology: 0",
+        "    Source: s (topics: [t])",
+        "      --> " + ", ".join([*procs, "x, y"]),
+    ]
+    for p in [*procs, "x, y"]:
+        lines += [f"    Processor: {p} (stores: [])", "      --> none", "      <-- s"]
+    model = parse("\n".join(lines) + "\n\n", "x.txt")
+    source = next(n for _, _, n in model.nodes() if n.name == "s")
+    assert source.successors == frozenset([*procs, "x, y"])
+    assert parse(render(model), "again.txt") == model
+
+
+def test_regression_topology_long_line_of_headers_was_quadratic() -> None:
+    # a long line of `Topology: topology-1:` headers is refused in linear time
+    import time
+
+    from linter.topology.parse import TopologyParseError, parse
+
+    text = "Topology: topology-1:" * 12_000 + " and more\n"  # not a header: no `:` at its end
+    started = time.process_time()
+    with pytest.raises(TopologyParseError, match=r"<text>:1:1: expected a describe\(\) text"):
+        parse(text)
+    assert time.process_time() - started < 2

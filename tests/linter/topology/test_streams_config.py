@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from linter.topology.streams_config import (
@@ -68,3 +70,23 @@ def test_diff_lists_changed_keys_only() -> None:
     assert d.change("d") is not None
     assert d.change("d").before is None  # type: ignore[union-attr]
     assert d.version_after == "3.8"
+
+
+def test_regression_streams_properties_invalid_utf8_raised_unicode_decode_error(
+    tmp_path: Path,
+) -> None:
+    from linter.topology.errors import TopologyParseError
+    from linter.topology.streams_config import parse_properties_file
+
+    path = tmp_path / "app.properties"
+    path.write_bytes(b"application.id=orders\n# caf\xe9\n")
+    with pytest.raises(TopologyParseError, match=r"app\.properties:2:"):
+        parse_properties_file(path)
+
+
+def test_regression_streams_properties_utf16_with_bom_was_not_read(tmp_path: Path) -> None:
+    from linter.topology.streams_config import parse_properties_file
+
+    path = tmp_path / "app.properties"
+    path.write_bytes("application.id=orders\n".encode("utf-16"))
+    assert parse_properties_file(path).value("application.id") == "orders"
