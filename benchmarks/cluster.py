@@ -95,8 +95,8 @@ CAPTURE_PLAN = "- rolling-restart: {}\n"
 
 
 def _child(argv: list[str]) -> tuple[float, float, float, int]:
-    """Wall seconds, CPU seconds, peak resident MB and exit code of ``ksafe ARGV`` in a fresh interpreter
-    (``wait4`` gives this child's own resource usage, not the largest of all children)."""
+    """Wall seconds, CPU seconds, peak resident MB and exit code of ``ksafe ARGV`` in a fresh
+    interpreter (``wait4`` gives this child's own resource usage, not the largest of all children)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     proc = subprocess.Popen(

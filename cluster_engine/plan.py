@@ -523,9 +523,7 @@ def _read_reassignment(
         data = load_json(read_input(target), str(target))
     except OSError as error:
         shown = file if str(target) == file else f"{file} ({target})"
-        raise ClusterInputError(
-            plan_path, line, f"cannot read {shown}: {error.strerror}"
-        ) from None
+        raise ClusterInputError(plan_path, line, f"cannot read {shown}: {error.strerror}") from None
     if not isinstance(data, dict) or not isinstance(data.get("partitions", None), list):
         raise ClusterInputError(str(target), None, 'expected {"version":1,"partitions":[...]}')
     version = data.get("version", 1)

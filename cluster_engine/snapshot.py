@@ -17,9 +17,11 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Size
+from cluster_engine.model_base import Frozen as _Frozen
+from cluster_engine.partitions import Partition, Partitions, TopicPartition
 
 # Kafka's own defaults for the configs the engine reads most (4.1 source, cluster-facts §5):
 # min.insync.replicas: server-common/.../ServerLogConfigs.java:138-139,
@@ -27,12 +29,6 @@ from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Si
 # unclean.leader.election.enable: storage/.../LogConfig.java:133, ReplicationConfigs.java:118,158
 DEFAULT_MIN_INSYNC_REPLICAS = 1
 DEFAULT_UNCLEAN_LEADER_ELECTION = False
-
-TopicPartition = tuple[str, int]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
 class Role(StrEnum):
@@ -135,33 +131,10 @@ class Quorum(_Frozen):
         return frozenset(v.id for v in self.voters)
 
 
-class Partition(_Frozen):
-    """One partition as ``kafka-topics.sh --describe`` shows it. Lists keep the broker's order."""
-
-    topic: str
-    partition: PartitionIndex
-    replicas: tuple[NodeId, ...]
-    leader: Int32 | None = Field(default=None, description="None when the tool prints 'none'")
-    isr: tuple[NodeId, ...] = ()
-    elr: tuple[NodeId, ...] | None = Field(default=None, description="None when unknown ('N/A')")
-    last_known_elr: tuple[NodeId, ...] | None = None
-    adding_replicas: tuple[NodeId, ...] = ()
-    removing_replicas: tuple[NodeId, ...] = ()
-
-    @property
-    def key(self) -> TopicPartition:
-        return (self.topic, self.partition)
-
-    @property
-    def replication_factor(self) -> int:
-        """Replicas minus the ones being added, as TopicCommand computes it."""
-        return len(self.replicas) - len(self.adding_replicas)
-
-
 class Topic(_Frozen):
     name: str
     topic_id: str | None = None
-    partitions: tuple[Partition, ...] = ()
+    partitions: Partitions = Field(default=(), validate_default=True)  # type: ignore[assignment]
     described_configs: dict[str, str] = Field(
         default_factory=dict,
         description="the describe header's Configs: every non-default value, whatever its source",
@@ -194,13 +167,9 @@ class Topic(_Frozen):
 
     @model_validator(mode="after")
     def _consistent(self) -> Topic:
-        seen: set[int] = set()
-        for p in self.partitions:
-            if p.topic != self.name:
-                raise ValueError(f"partition {p.partition} names topic {p.topic!r}")
-            if p.partition in seen:
-                raise ValueError(f"partition {p.partition} is listed twice")
-            seen.add(p.partition)
+        problem = self.partitions.first_problem(self.name)
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
     @property
@@ -210,8 +179,11 @@ class Topic(_Frozen):
     @property
     def replication_factor(self) -> int:
         """From the first partition, like TopicCommand; 0 for a topic with no partitions."""
-        first = min(self.partitions, key=lambda p: p.partition, default=None)
-        return first.replication_factor if first is not None else 0
+        parts = self.partitions
+        if not parts:
+            return 0
+        first = min(range(len(parts)), key=parts.number.__getitem__)
+        return len(parts.replicas[first]) - len(parts.adding[first])
 
 
 class Configs(_Frozen):
@@ -424,24 +396,9 @@ class SnapshotIndex:
     """Plain dicts over a snapshot, built once. Read-only by convention: do not mutate."""
 
     def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
         self.nodes: dict[int, Node] = {n.id: n for n in snapshot.nodes}
         self.topics: dict[str, Topic] = {t.name: t for t in snapshot.topics}
-        self.partitions: dict[TopicPartition, Partition] = {}
-        by_broker: defaultdict[int, list[Partition]] = defaultdict(list)
-        led: defaultdict[int, list[Partition]] = defaultdict(list)
-        for t in snapshot.topics:
-            for p in t.partitions:
-                self.partitions[(p.topic, p.partition)] = p
-                for b in p.replicas:
-                    by_broker[b].append(p)
-                if p.leader is not None:
-                    led[p.leader].append(p)
-        self.partitions_by_broker: dict[int, tuple[Partition, ...]] = {
-            b: tuple(ps) for b, ps in by_broker.items()
-        }
-        self.leaders_by_broker: dict[int, tuple[Partition, ...]] = {
-            b: tuple(ps) for b, ps in led.items()
-        }
         self.reassignments: dict[TopicPartition, Reassignment] = {
             r.key: r for r in snapshot.reassignments
         }
@@ -451,6 +408,28 @@ class SnapshotIndex:
                 if not r.is_future:
                     sizes[(r.topic, r.partition)][d.broker] = r.size
         self.replica_sizes: dict[TopicPartition, dict[int, int]] = dict(sizes)
+
+    # Partition objects are built from the topics' columns only when asked for.
+
+    @cached_property
+    def partitions(self) -> dict[TopicPartition, Partition]:
+        return {p.key: p for t in self._snapshot.topics for p in t.partitions}
+
+    @cached_property
+    def partitions_by_broker(self) -> dict[int, tuple[Partition, ...]]:
+        by_broker: defaultdict[int, list[Partition]] = defaultdict(list)
+        for p in self.partitions.values():
+            for b in p.replicas:
+                by_broker[b].append(p)
+        return {b: tuple(ps) for b, ps in by_broker.items()}
+
+    @cached_property
+    def leaders_by_broker(self) -> dict[int, tuple[Partition, ...]]:
+        led: defaultdict[int, list[Partition]] = defaultdict(list)
+        for p in self.partitions.values():
+            if p.leader is not None:
+                led[p.leader].append(p)
+        return {b: tuple(ps) for b, ps in led.items()}
 
     @property
     def broker_ids(self) -> tuple[int, ...]:
@@ -469,9 +448,7 @@ class SnapshotIndex:
         return max(sizes.values()) if sizes else None
 
     def in_flight(self) -> Iterator[Reassignment]:
-        return (
-            r for r in self.reassignments.values() if r.state is ReassignmentState.IN_PROGRESS
-        )
+        return (r for r in self.reassignments.values() if r.state is ReassignmentState.IN_PROGRESS)
 
 
 def _first_duplicate(keys: list[Any]) -> Any | None:
