@@ -13,7 +13,7 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cluster_engine.ingest.text import Line, fail, int_list, to_int
+from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
 from cluster_engine.partitions import NO_LEADER, Interner, Members
 
 _HEADER_KEYS = (
@@ -238,14 +238,19 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
     headers: list[TopicHeader] = []
     reader = _Reader()
     fast = _FAST.fullmatch
+    if isinstance(lines, Lines):
+        texts, numbers, breaks = lines.texts, lines.numbers, lines.breaks.keys()
+    else:
+        texts, numbers = [x.text for x in lines], [x.number for x in lines]
+        breaks = {i for i, x in enumerate(lines) if x.after_break}  # type: ignore[assignment]
     i = start
-    while i < len(lines) and (i == start or not lines[i].after_break):
-        line = lines[i]
-        m = fast(line.text)
+    while i < len(texts) and (i == start or i not in breaks):
+        m = fast(texts[i])
         if m is not None:
-            reader.fast(line.number, m)
+            reader.fast(numbers[i], m)
             i += 1
             continue
+        line = lines[i]
         if not _START.match(line.stripped):
             break
         fields = _fields(path, line)
