@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Size
+from cluster_engine.config_state import ConfigState
 from cluster_engine.model_base import Frozen as _Frozen
 from cluster_engine.partitions import Partition, Partitions, TopicPartition
 
@@ -318,9 +319,10 @@ class Snapshot(_Frozen):
     def model_copy(
         self, *, update: Mapping[str, Any] | None = None, deep: bool = False
     ) -> Snapshot:
-        """A copy with some fields replaced (not validated); its index is rebuilt on use."""
+        """A copy with some fields replaced (not validated); its caches are rebuilt on use."""
         copied = super().model_copy(update=update, deep=deep)
-        copied.__dict__.pop("index", None)
+        for cached in ("index", "config_state"):
+            copied.__dict__.pop(cached, None)
         return copied
 
     def has(self, kind: FactKind) -> bool:
@@ -350,6 +352,18 @@ class Snapshot(_Frozen):
         # 4.1:MC/FeatureControlManager.java:470-473
         return self.feature_level("eligible.leader.replicas.version") >= 1
 
+    @cached_property
+    def config_state(self) -> ConfigState:
+        """The configs by scope, with the resolver the simulator uses."""
+        c = self.configs
+        return ConfigState.of(
+            cluster=c.cluster_default,
+            brokers=c.brokers,
+            static=c.broker_static,
+            topics=c.topics,
+            described={t.name: t.described_configs for t in self.topics},
+        )
+
     def effective_config(
         self,
         key: str,
@@ -359,27 +373,9 @@ class Snapshot(_Frozen):
         default: str | None = None,
         broker_key: str | None = None,
     ) -> str | None:
-        """The value in force: topic > broker > cluster default > static broker > Kafka default.
-
-        ``broker_key`` is the broker-level synonym when it differs from the topic name
-        (``log.retention.ms`` for ``retention.ms``). A topic's describe-header ``Configs:`` are
-        used last, before ``default``: they are effective values but their source is unknown.
-        """
-        configs = self.configs
-        if topic is not None and key in configs.topics.get(topic, {}):
-            return configs.topics[topic][key]
-        bkey = broker_key or key
-        if broker is not None and bkey in configs.brokers.get(broker, {}):
-            return configs.brokers[broker][bkey]
-        if bkey in configs.cluster_default:
-            return configs.cluster_default[bkey]
-        if broker is not None and bkey in configs.broker_static.get(broker, {}):
-            return configs.broker_static[broker][bkey]
-        if topic is not None:
-            described = self.index.topics.get(topic)
-            if described is not None and key in described.described_configs:
-                return described.described_configs[key]
-        return default
+        """The value in force (``ConfigState.topic_value``), else ``default``."""
+        value = self.config_state.topic_value(topic, key, broker, broker_key)
+        return default if value is None else value
 
     def min_insync_replicas(self, topic: str, broker: int | None = None) -> int:
         value = self.effective_config("min.insync.replicas", topic=topic, broker=broker)

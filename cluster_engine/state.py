@@ -18,6 +18,7 @@ from operator import eq, lt, sub
 from types import MappingProxyType
 from typing import Any
 
+from cluster_engine.config_state import ConfigState
 from cluster_engine.knowledge import (
     ELR_FEATURE,
     KRAFT_VERSION,
@@ -31,7 +32,6 @@ from cluster_engine.partitions import NO_LEADER
 from cluster_engine.snapshot import Snapshot
 
 TopicPartition = tuple[str, int]
-ConfigMap = Mapping[str, str | None]
 
 
 class PartitionTable:
@@ -209,54 +209,6 @@ class NodeState:
     supported: Mapping[str, tuple[int, int]]  # feature -> (min, max); absent: not advertised
     fenced: bool = False
     in_controlled_shutdown: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ConfigState:
-    """Config values by scope. ``described`` is each topic's describe-header ``Configs:``."""
-
-    cluster: ConfigMap
-    brokers: Mapping[int, ConfigMap]
-    static: Mapping[int, ConfigMap]
-    topics: Mapping[str, ConfigMap]
-    described: Mapping[str, ConfigMap]
-
-    def topic_value(self, topic: str, key: str) -> str | None:
-        """topic > cluster default > static broker > described header (cluster-facts §5)."""
-        for scope in (self.topics.get(topic, {}), self.cluster):
-            if key in scope:
-                return scope[key]
-        for values in self.static.values():
-            if key in values:
-                return values[key]
-        return self.described.get(topic, {}).get(key)
-
-    def broker_value(self, broker: int, key: str) -> str | None:
-        for scope in (self.brokers.get(broker, {}), self.cluster, self.static.get(broker, {})):
-            if key in scope:
-                return scope[key]
-        return None
-
-    def with_value(
-        self, scope: str, entity: str | None, key: str, value: str | None
-    ) -> ConfigState:
-        """Set (``value``) or delete (``None``) one key."""
-
-        def edit(values: ConfigMap) -> ConfigMap:
-            out = dict(values)
-            if value is None:
-                out.pop(key, None)
-            else:
-                out[key] = value
-            return MappingProxyType(out)
-
-        if scope == "cluster":
-            return replace(self, cluster=edit(self.cluster))
-        if scope == "broker":
-            b = int(entity or 0)
-            return replace(self, brokers={**self.brokers, b: edit(self.brokers.get(b, {}))})
-        t = entity or ""
-        return replace(self, topics={**self.topics, t: edit(self.topics.get(t, {}))})
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,14 +519,7 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         )
         for n in snapshot.nodes
     }
-    c = snapshot.configs
-    configs = ConfigState(
-        cluster=MappingProxyType(dict(c.cluster_default)),
-        brokers={b: MappingProxyType(dict(v)) for b, v in c.brokers.items()},
-        static={b: MappingProxyType(dict(v)) for b, v in c.broker_static.items()},
-        topics={t: MappingProxyType(dict(v)) for t, v in c.topics.items()},
-        described={t.name: MappingProxyType(dict(t.described_configs)) for t in snapshot.topics},
-    )
+    configs = snapshot.config_state
     quorum = snapshot.quorum
     voters = tuple(sorted(quorum.voter_ids)) if quorum else ()
     if not voters:
