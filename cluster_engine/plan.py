@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 import yaml
 from pydantic import (
@@ -349,22 +349,9 @@ Step: TypeAlias = Annotated[
     Field(discriminator="action"),
 ]
 
-ACTIONS: tuple[str, ...] = (
-    "upgrade-binaries",
-    "restart",
-    "rolling-restart",
-    "update-feature",
-    "alter-config",
-    "reassign",
-    "verify-reassignment",
-    "cancel-reassignment",
-    "add-broker",
-    "decommission-broker",
-    "add-controller",
-    "remove-controller",
-    "elect-leaders",
-    "create-topic",
-    "add-partitions",
+# Each step's ``action`` literal, in the union's order.
+ACTIONS: tuple[str, ...] = tuple(
+    get_args(kind.model_fields["action"].annotation)[0] for kind in get_args(get_args(Step)[0])
 )
 
 

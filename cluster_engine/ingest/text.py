@@ -101,14 +101,6 @@ def prepare(text: str) -> Lines:
     return out
 
 
-def block_end(lines: Sequence[Line], start: int) -> int:
-    """Index of the first line after ``start`` that follows a command or comment."""
-    end = start + 1
-    while end < len(lines) and not lines[end].after_break:
-        end += 1
-    return end
-
-
 def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:
     """A JSON value starting at ``lines[start]``, on one line or pretty-printed over several."""
     depth, in_string, escaped = 0, False, False
