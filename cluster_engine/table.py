@@ -165,9 +165,7 @@ class PartitionTable:
         return PartitionTable(t, n, r, i, e, ld, s)
 
 
-def by_broker(
-    column: list[tuple[int, ...]], pids: list[int] | None = None
-) -> dict[int, list[int]]:
+def by_broker(column: list[tuple[int, ...]], pids: list[int] | None = None) -> dict[int, list[int]]:
     """broker -> the pids (default: positions in ``column``) whose tuple holds it."""
     out: dict[int, list[int]] = {}
     appenders: dict[int, Any] = {}
