@@ -191,7 +191,40 @@ class ClusterState:
 
 def initial_state(snapshot: Snapshot) -> ClusterState:
     """The state the snapshot describes."""
-    nodes = {
+    nodes = _nodes(snapshot)
+    quorum = snapshot.quorum
+    voters = tuple(sorted(quorum.voter_ids)) if quorum else ()
+    if not voters:
+        voters = tuple(sorted(i for i, n in nodes.items() if n.is_controller))
+    kraft = snapshot.feature_level(KRAFT_VERSION)
+    table = PartitionTable.of(snapshot)
+    return ClusterState(
+        table=table,
+        nodes=MappingProxyType(nodes),
+        features=MappingProxyType({k: f.level for k, f in snapshot.features.items()}),
+        described_ranges=MappingProxyType(
+            {
+                k: (f.supported_min, f.supported_max)
+                for k, f in snapshot.features.items()
+                if f.supported_min is not None and f.supported_max is not None
+            }
+        ),
+        described_nodes=frozenset(
+            i for i, n in nodes.items() if not n.supported and n.version is None
+        ),
+        configs=snapshot.config_state,
+        voters=voters,
+        static_quorum=kraft < 1 or bool(quorum and quorum.static_voters),
+        moves=MappingProxyType(_moves(snapshot, table)),
+        produce_rates=MappingProxyType(
+            {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
+        ),
+        elr_unknown=frozenset(t.name for t in snapshot.topics if None in t.partitions.elr),
+    )
+
+
+def _nodes(snapshot: Snapshot) -> dict[int, NodeState]:
+    return {
         n.id: NodeState(
             id=n.id,
             is_broker=n.is_broker,
@@ -206,14 +239,10 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         )
         for n in snapshot.nodes
     }
-    configs = snapshot.config_state
-    quorum = snapshot.quorum
-    voters = tuple(sorted(quorum.voter_ids)) if quorum else ()
-    if not voters:
-        voters = tuple(sorted(i for i, n in nodes.items() if n.is_controller))
-    kraft = snapshot.feature_level(KRAFT_VERSION)
-    static = kraft < 1 or bool(quorum and quorum.static_voters)
-    table = PartitionTable.of(snapshot)
+
+
+def _moves(snapshot: Snapshot, table: PartitionTable) -> dict[TopicPartition, Move]:
+    """The reassignments in flight, with the bytes their adding replicas still have to copy."""
     moves: dict[TopicPartition, Move] = {}
     for r in snapshot.reassignments:
         if r.state != "in-progress":
@@ -232,26 +261,4 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
             size_known=size >= 0,
             started_in_plan=False,
         )
-    return ClusterState(
-        table=table,
-        nodes=MappingProxyType(nodes),
-        features=MappingProxyType({k: f.level for k, f in snapshot.features.items()}),
-        described_ranges=MappingProxyType(
-            {
-                k: (f.supported_min, f.supported_max)
-                for k, f in snapshot.features.items()
-                if f.supported_min is not None and f.supported_max is not None
-            }
-        ),
-        described_nodes=frozenset(
-            i for i, n in nodes.items() if not n.supported and n.version is None
-        ),
-        configs=configs,
-        voters=voters,
-        static_quorum=static,
-        moves=MappingProxyType(moves),
-        produce_rates=MappingProxyType(
-            {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
-        ),
-        elr_unknown=frozenset(t.name for t in snapshot.topics if None in t.partitions.elr),
-    )
+    return moves
