@@ -140,9 +140,7 @@ class Partitions(Sequence[Partition]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        return Partition.model_construct(
-            **dict(zip(_FIELDS, self._row(index), strict=True))  # type: ignore[arg-type]
-        )
+        return Partition.model_construct(**dict(zip(_FIELDS, self._row(index), strict=True)))
 
     def __iter__(self) -> Iterator[Partition]:
         return (self[i] for i in range(len(self)))
@@ -223,8 +221,8 @@ class Partitions(Sequence[Partition]):
         lists: set[Members] = set()
         for column in (self.replicas, self.isr, self.adding, self.removing):
             lists.update(column)
-        for column in (self.elr, self.last_known_elr):
-            lists.update(m for m in column if m is not None)
+        for maybe in (self.elr, self.last_known_elr):
+            lists.update(m for m in maybe if m is not None)
         ids = [b for members in lists for b in members]
         return not ids or (min(ids) >= 0 and max(ids) <= INT32_MAX)
 

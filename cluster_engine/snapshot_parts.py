@@ -116,7 +116,7 @@ class Quorum(_Frozen):
 class Topic(_Frozen):
     name: str
     topic_id: str | None = None
-    partitions: Partitions = Field(default=(), validate_default=True)  # type: ignore[assignment]
+    partitions: Partitions = Field(default=(), validate_default=True)
     described_configs: dict[str, str] = Field(
         default_factory=dict,
         description="the describe header's Configs: every non-default value, whatever its source",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 
 from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
@@ -238,11 +238,14 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
     headers: list[TopicHeader] = []
     reader = _Reader()
     fast = _FAST.fullmatch
+    texts: Sequence[str]
+    numbers: Sequence[int]
+    breaks: Container[int]
     if isinstance(lines, Lines):
-        texts, numbers, breaks = lines.texts, lines.numbers, lines.breaks.keys()
+        texts, numbers, breaks = lines.texts, lines.numbers, lines.breaks
     else:
         texts, numbers = [x.text for x in lines], [x.number for x in lines]
-        breaks = {i for i, x in enumerate(lines) if x.after_break}  # type: ignore[assignment]
+        breaks = {i for i, x in enumerate(lines) if x.after_break}
     i = start
     while i < len(texts) and (i == start or i not in breaks):
         m = fast(texts[i])
