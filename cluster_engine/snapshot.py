@@ -13,13 +13,59 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from enum import StrEnum
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Size
+from cluster_engine.config_state import ConfigState
+from cluster_engine.model_base import Frozen as _Frozen
+from cluster_engine.partitions import Partition, Partitions, TopicPartition
+from cluster_engine.snapshot_parts import (
+    FACT_KINDS,
+    Configs,
+    FactKind,
+    Feature,
+    FeatureRange,
+    LogDir,
+    Node,
+    Quorum,
+    QuorumMember,
+    Reassignment,
+    ReassignmentState,
+    ReplicaSize,
+    Role,
+    Topic,
+    UnreadFile,
+    VendorFeature,
+)
+
+__all__ = [
+    "DEFAULT_MIN_INSYNC_REPLICAS",
+    "DEFAULT_UNCLEAN_LEADER_ELECTION",
+    "FACT_KINDS",
+    "Configs",
+    "FactKind",
+    "Feature",
+    "FeatureRange",
+    "LogDir",
+    "Node",
+    "Partition",
+    "Partitions",
+    "Quorum",
+    "QuorumMember",
+    "Reassignment",
+    "ReassignmentState",
+    "ReplicaSize",
+    "Role",
+    "Snapshot",
+    "SnapshotIndex",
+    "Topic",
+    "TopicPartition",
+    "UnreadFile",
+    "VendorFeature",
+    "throttled_replicas",
+]
 
 # Kafka's own defaults for the configs the engine reads most (4.1 source):
 # min.insync.replicas: server-common/.../ServerLogConfigs.java:138-139,
@@ -27,275 +73,6 @@ from cluster_engine.bounds import Int32, Level, Long, NodeId, PartitionIndex, Si
 # unclean.leader.election.enable: storage/.../LogConfig.java:133, ReplicationConfigs.java:118,158
 DEFAULT_MIN_INSYNC_REPLICAS = 1
 DEFAULT_UNCLEAN_LEADER_ELECTION = False
-
-TopicPartition = tuple[str, int]
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Role(StrEnum):
-    BROKER = "broker"
-    CONTROLLER = "controller"
-
-
-class FeatureRange(_Frozen):
-    """The levels of one feature a node supports, both ends included."""
-
-    min: Level
-    max: Level
-
-    @model_validator(mode="after")
-    def _ordered(self) -> FeatureRange:
-        if self.min > self.max:
-            raise ValueError(f"min {self.min} is above max {self.max}")
-        return self
-
-
-class Node(_Frozen):
-    """A broker, a controller, or both (combined mode)."""
-
-    id: NodeId
-    roles: frozenset[Role] = frozenset({Role.BROKER})
-    rack: str | None = None
-    host: str | None = None
-    port: Int32 | None = None
-    software_version: str | None = Field(
-        default=None, description="Kafka release the node runs, e.g. '4.1.0'"
-    )
-    supported_features: dict[str, FeatureRange] = Field(
-        default_factory=dict,
-        description="feature name -> supported levels (metadata.version as levels)",
-    )
-    fenced: bool = False
-    in_controlled_shutdown: bool = False
-
-    @property
-    def is_broker(self) -> bool:
-        return Role.BROKER in self.roles
-
-    @property
-    def is_controller(self) -> bool:
-        return Role.CONTROLLER in self.roles
-
-
-class Feature(_Frozen):
-    """A finalized feature level, as ``kafka-features.sh describe`` prints it (0: not finalized)."""
-
-    level: Level
-    label: str | None = Field(
-        default=None, description="the level as printed, e.g. '4.1-IV1' for metadata.version"
-    )
-    supported_min: Level | None = Field(default=None, description="as seen by the answering node")
-    supported_max: Level | None = Field(default=None, description="as seen by the answering node")
-    epoch: Long | None = None
-
-
-class VendorFeature(_Frozen):
-    """A feature whose levels are not integers (vendor builds, e.g. confluent.metadata.version)."""
-
-    finalized: str
-    supported_min: str | None = None
-    supported_max: str | None = None
-    epoch: Long | None = None
-
-
-class QuorumMember(_Frozen):
-    """A controller voter or an observer, from ``kafka-metadata-quorum.sh describe``."""
-
-    id: NodeId
-    directory_id: str | None = Field(
-        default=None, description="None for static-quorum members (ZERO_UUID / null / omitted)"
-    )
-    endpoints: tuple[str, ...] = ()
-    log_end_offset: Long | None = None
-    lag: Long | None = None
-    last_fetch_timestamp: Long | None = None
-    last_caught_up_timestamp: Long | None = None
-
-
-class Quorum(_Frozen):
-    """The KRaft controller quorum."""
-
-    leader_id: Int32 | None = None
-    leader_epoch: Int32 | None = None
-    high_watermark: Long | None = None
-    max_follower_lag: Long | None = None
-    max_follower_lag_time_ms: Long | None = None
-    voters: tuple[QuorumMember, ...] = ()
-    observers: tuple[QuorumMember, ...] = ()
-    static_voters: str | None = Field(
-        default=None,
-        description="the controller.quorum.voters value when the quorum is configured statically",
-    )
-
-    @property
-    def voter_ids(self) -> frozenset[int]:
-        return frozenset(v.id for v in self.voters)
-
-
-class Partition(_Frozen):
-    """One partition as ``kafka-topics.sh --describe`` shows it. Lists keep the broker's order."""
-
-    topic: str
-    partition: PartitionIndex
-    replicas: tuple[NodeId, ...]
-    leader: Int32 | None = Field(default=None, description="None when the tool prints 'none'")
-    isr: tuple[NodeId, ...] = ()
-    elr: tuple[NodeId, ...] | None = Field(default=None, description="None when unknown ('N/A')")
-    last_known_elr: tuple[NodeId, ...] | None = None
-    adding_replicas: tuple[NodeId, ...] = ()
-    removing_replicas: tuple[NodeId, ...] = ()
-
-    @property
-    def key(self) -> TopicPartition:
-        return (self.topic, self.partition)
-
-    @property
-    def replication_factor(self) -> int:
-        """Replicas minus the ones being added, as TopicCommand computes it."""
-        return len(self.replicas) - len(self.adding_replicas)
-
-
-class Topic(_Frozen):
-    name: str
-    topic_id: str | None = None
-    partitions: tuple[Partition, ...] = ()
-    described_configs: dict[str, str] = Field(
-        default_factory=dict,
-        description="the describe header's Configs: every non-default value, whatever its source",
-    )
-    marked_for_deletion: bool = False
-    produce_rate: int | None = Field(
-        default=None,
-        ge=0,
-        description="bytes/s written to the topic (all partitions), e.g. the brokers' "
-        "BytesInPerSec{topic=...} metric; no Kafka tool output gives it",
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _name_partitions(cls, data: Any) -> Any:
-        # Hand-written snapshots need not repeat the topic name on every partition.
-        parts = data.get("partitions") if isinstance(data, dict) else None
-        if isinstance(parts, list | tuple) and any(
-            isinstance(p, dict) and "topic" not in p for p in parts
-        ):
-            name = data.get("name")
-            data = {
-                **data,
-                "partitions": [
-                    {"topic": name, **p} if isinstance(p, dict) and "topic" not in p else p
-                    for p in data["partitions"]
-                ],
-            }
-        return data
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Topic:
-        seen: set[int] = set()
-        for p in self.partitions:
-            if p.topic != self.name:
-                raise ValueError(f"partition {p.partition} names topic {p.topic!r}")
-            if p.partition in seen:
-                raise ValueError(f"partition {p.partition} is listed twice")
-            seen.add(p.partition)
-        return self
-
-    @property
-    def partition_count(self) -> int:
-        return len(self.partitions)
-
-    @property
-    def replication_factor(self) -> int:
-        """From the first partition, like TopicCommand; 0 for a topic with no partitions."""
-        first = min(self.partitions, key=lambda p: p.partition, default=None)
-        return first.replication_factor if first is not None else 0
-
-
-class Configs(_Frozen):
-    """Config values by scope, as ``kafka-configs.sh --describe`` lists them (None = sensitive)."""
-
-    cluster_default: dict[str, str | None] = Field(
-        default_factory=dict, description="--entity-default brokers (DYNAMIC_DEFAULT_BROKER_CONFIG)"
-    )
-    brokers: dict[NodeId, dict[str, str | None]] = Field(
-        default_factory=dict, description="per broker id (DYNAMIC_BROKER_CONFIG)"
-    )
-    broker_static: dict[NodeId, dict[str, str | None]] = Field(
-        default_factory=dict,
-        description="per broker id, from server.properties (STATIC_BROKER_CONFIG)",
-    )
-    topics: dict[str, dict[str, str | None]] = Field(
-        default_factory=dict, description="per topic (DYNAMIC_TOPIC_CONFIG)"
-    )
-
-
-class ReassignmentState(StrEnum):
-    IN_PROGRESS = "in-progress"
-    COMPLETED = "completed"
-    NOT_ACTIVE = "not-active"  # "There is no active reassignment ..., but replica set is ..."
-
-
-class Reassignment(_Frozen):
-    """A partition reassignment seen by --verify, --list, a describe or the JSON that started it."""
-
-    topic: str
-    partition: PartitionIndex
-    state: ReassignmentState = ReassignmentState.IN_PROGRESS
-    replicas: tuple[NodeId, ...] | None = Field(
-        default=None, description="current full replica set"
-    )
-    adding: tuple[NodeId, ...] = ()
-    removing: tuple[NodeId, ...] = ()
-    target: tuple[NodeId, ...] | None = Field(default=None, description="the replicas asked for")
-
-    @property
-    def key(self) -> TopicPartition:
-        return (self.topic, self.partition)
-
-
-class ReplicaSize(_Frozen):
-    topic: str
-    partition: PartitionIndex
-    size: Size = Field(description="bytes")
-    offset_lag: Long = 0
-    is_future: bool = Field(default=False, description="destination copy of a log-dir move")
-
-
-class LogDir(_Frozen):
-    broker: NodeId
-    path: str
-    error: str | None = Field(default=None, description="Java exception class name, if any")
-    total_bytes: Size | None = None
-    usable_bytes: Size | None = None
-    replicas: tuple[ReplicaSize, ...] = ()
-
-    @property
-    def used_fraction(self) -> float | None:
-        if not self.total_bytes or self.usable_bytes is None:
-            return None
-        return 1.0 - self.usable_bytes / self.total_bytes
-
-
-FactKind = Literal["topics", "configs", "features", "quorum", "log-dirs", "reassignments", "nodes"]
-FACT_KINDS: tuple[FactKind, ...] = (
-    "topics",
-    "configs",
-    "features",
-    "quorum",
-    "log-dirs",
-    "reassignments",
-    "nodes",
-)
-
-
-class UnreadFile(_Frozen):
-    """A file of a capture directory that was not read."""
-
-    path: str
-    reason: str
 
 
 class Snapshot(_Frozen):
@@ -346,9 +123,10 @@ class Snapshot(_Frozen):
     def model_copy(
         self, *, update: Mapping[str, Any] | None = None, deep: bool = False
     ) -> Snapshot:
-        """A copy with some fields replaced (not validated); its index is rebuilt on use."""
+        """A copy with some fields replaced (not validated); its caches are rebuilt on use."""
         copied = super().model_copy(update=update, deep=deep)
-        copied.__dict__.pop("index", None)
+        for cached in ("index", "config_state"):
+            copied.__dict__.pop(cached, None)
         return copied
 
     def has(self, kind: FactKind) -> bool:
@@ -378,6 +156,18 @@ class Snapshot(_Frozen):
         # 4.1:MC/FeatureControlManager.java:470-473
         return self.feature_level("eligible.leader.replicas.version") >= 1
 
+    @cached_property
+    def config_state(self) -> ConfigState:
+        """The configs by scope, with the resolver the simulator uses."""
+        c = self.configs
+        return ConfigState.of(
+            cluster=c.cluster_default,
+            brokers=c.brokers,
+            static=c.broker_static,
+            topics=c.topics,
+            described={t.name: t.described_configs for t in self.topics},
+        )
+
     def effective_config(
         self,
         key: str,
@@ -387,27 +177,9 @@ class Snapshot(_Frozen):
         default: str | None = None,
         broker_key: str | None = None,
     ) -> str | None:
-        """The value in force: topic > broker > cluster default > static broker > Kafka default.
-
-        ``broker_key`` is the broker-level synonym when it differs from the topic name
-        (``log.retention.ms`` for ``retention.ms``). A topic's describe-header ``Configs:`` are
-        used last, before ``default``: they are effective values but their source is unknown.
-        """
-        configs = self.configs
-        if topic is not None and key in configs.topics.get(topic, {}):
-            return configs.topics[topic][key]
-        bkey = broker_key or key
-        if broker is not None and bkey in configs.brokers.get(broker, {}):
-            return configs.brokers[broker][bkey]
-        if bkey in configs.cluster_default:
-            return configs.cluster_default[bkey]
-        if broker is not None and bkey in configs.broker_static.get(broker, {}):
-            return configs.broker_static[broker][bkey]
-        if topic is not None:
-            described = self.index.topics.get(topic)
-            if described is not None and key in described.described_configs:
-                return described.described_configs[key]
-        return default
+        """The value in force (``ConfigState.topic_value``), else ``default``."""
+        value = self.config_state.topic_value(topic, key, broker, broker_key)
+        return default if value is None else value
 
     def min_insync_replicas(self, topic: str, broker: int | None = None) -> int:
         value = self.effective_config("min.insync.replicas", topic=topic, broker=broker)
@@ -424,24 +196,9 @@ class SnapshotIndex:
     """Plain dicts over a snapshot, built once. Read-only by convention: do not mutate."""
 
     def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
         self.nodes: dict[int, Node] = {n.id: n for n in snapshot.nodes}
         self.topics: dict[str, Topic] = {t.name: t for t in snapshot.topics}
-        self.partitions: dict[TopicPartition, Partition] = {}
-        by_broker: defaultdict[int, list[Partition]] = defaultdict(list)
-        led: defaultdict[int, list[Partition]] = defaultdict(list)
-        for t in snapshot.topics:
-            for p in t.partitions:
-                self.partitions[(p.topic, p.partition)] = p
-                for b in p.replicas:
-                    by_broker[b].append(p)
-                if p.leader is not None:
-                    led[p.leader].append(p)
-        self.partitions_by_broker: dict[int, tuple[Partition, ...]] = {
-            b: tuple(ps) for b, ps in by_broker.items()
-        }
-        self.leaders_by_broker: dict[int, tuple[Partition, ...]] = {
-            b: tuple(ps) for b, ps in led.items()
-        }
         self.reassignments: dict[TopicPartition, Reassignment] = {
             r.key: r for r in snapshot.reassignments
         }
@@ -451,6 +208,28 @@ class SnapshotIndex:
                 if not r.is_future:
                     sizes[(r.topic, r.partition)][d.broker] = r.size
         self.replica_sizes: dict[TopicPartition, dict[int, int]] = dict(sizes)
+
+    # Partition objects are built from the topics' columns only when asked for.
+
+    @cached_property
+    def partitions(self) -> dict[TopicPartition, Partition]:
+        return {p.key: p for t in self._snapshot.topics for p in t.partitions}
+
+    @cached_property
+    def partitions_by_broker(self) -> dict[int, tuple[Partition, ...]]:
+        by_broker: defaultdict[int, list[Partition]] = defaultdict(list)
+        for p in self.partitions.values():
+            for b in p.replicas:
+                by_broker[b].append(p)
+        return {b: tuple(ps) for b, ps in by_broker.items()}
+
+    @cached_property
+    def leaders_by_broker(self) -> dict[int, tuple[Partition, ...]]:
+        led: defaultdict[int, list[Partition]] = defaultdict(list)
+        for p in self.partitions.values():
+            if p.leader is not None:
+                led[p.leader].append(p)
+        return {b: tuple(ps) for b, ps in led.items()}
 
     @property
     def broker_ids(self) -> tuple[int, ...]:
@@ -469,9 +248,7 @@ class SnapshotIndex:
         return max(sizes.values()) if sizes else None
 
     def in_flight(self) -> Iterator[Reassignment]:
-        return (
-            r for r in self.reassignments.values() if r.state is ReassignmentState.IN_PROGRESS
-        )
+        return (r for r in self.reassignments.values() if r.state is ReassignmentState.IN_PROGRESS)
 
 
 def _first_duplicate(keys: list[Any]) -> Any | None:

@@ -1,23 +1,20 @@
 """The simulated cluster state: compact, shareable between steps, cheap to derive from.
 
-Partitions live in one :class:`PartitionTable` of parallel lists indexed by a partition id
-(``pid``), shared by every state that does not change replica lists. A restart does not copy
-partitions: a state records which brokers are out of every ISR (``out_of_isr``) and the live ISR
-of a partition is its table ISR minus those brokers. Health counts are derived from per-broker
-indexes, so judging a 100-broker rolling restart touches each ISR membership once.
+Partitions live in one :class:`~cluster_engine.table.PartitionTable`, shared by every state that
+does not change replica lists. A restart does not copy partitions: a state records which brokers
+are out of every ISR (``out_of_isr``) and the live ISR of a partition is its table ISR minus
+those brokers; :mod:`cluster_engine.health` counts what that does to the partitions.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from itertools import chain, compress
-from operator import eq, lt, sub
 from types import MappingProxyType
-from typing import Any
 
+from cluster_engine.config_state import ConfigState
+from cluster_engine.health import Health, PartitionHealth
 from cluster_engine.knowledge import (
     ELR_FEATURE,
     KRAFT_VERSION,
@@ -28,171 +25,17 @@ from cluster_engine.knowledge import (
     UNCLEAN_LEADER_ELECTION,
 )
 from cluster_engine.snapshot import Snapshot
+from cluster_engine.table import PartitionTable, TopicPartition
 
-TopicPartition = tuple[str, int]
-ConfigMap = Mapping[str, str | None]
-
-
-class PartitionTable:
-    """Every partition as parallel lists; never mutated after construction."""
-
-    def __init__(
-        self,
-        topic: list[str],
-        number: list[int],
-        replicas: list[tuple[int, ...]],
-        isr: list[tuple[int, ...]],
-        elr: list[tuple[int, ...]],
-        leader: list[int],
-        size: list[int],
-    ) -> None:
-        self.topic, self.number, self.replicas, self.isr = topic, number, replicas, isr
-        self.elr, self.leader, self.size = elr, leader, size
-
-    @classmethod
-    def of(cls, snapshot: Snapshot) -> PartitionTable:
-        # Column by column: comprehensions over 200k partitions beat one loop of appends.
-        parts = [p for t in snapshot.topics for p in t.partitions]
-        sizes: dict[tuple[str, int], int] = {}
-        for d in snapshot.log_dirs:
-            for r in d.replicas:
-                key = (r.topic, r.partition)
-                if not r.is_future and r.size > sizes.get(key, -1):
-                    sizes[key] = r.size
-        topic = [p.topic for p in parts]
-        number = [p.partition for p in parts]
-        size = (
-            [sizes.get(k, -1) for k in zip(topic, number, strict=True)]
-            if sizes
-            else [-1] * len(parts)
-        )
-        return cls(
-            topic,
-            number,
-            [p.replicas for p in parts],
-            [p.isr for p in parts],
-            [p.elr or () for p in parts],
-            [-1 if p.leader is None else p.leader for p in parts],
-            size,
-        )
-
-    def __len__(self) -> int:
-        return len(self.topic)
-
-    @cached_property
-    def pids_of_topic(self) -> Mapping[str, list[int]]:
-        pids: dict[str, list[int]] = {}
-        for pid, name in enumerate(self.topic):
-            pids.setdefault(name, []).append(pid)
-        return pids
-
-    @cached_property
-    def topic_names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(self.topic))
-
-    @cached_property
-    def isr_len(self) -> list[int]:
-        return list(map(len, self.isr))
-
-    @cached_property
-    def rf(self) -> list[int]:
-        return list(map(len, self.replicas))
-
-    @cached_property
-    def topic_rf(self) -> Mapping[str, int]:
-        """The smallest replica count of each topic's partitions."""
-        out: dict[str, int] = {}
-        for name, n in zip(self.topic, self.rf, strict=True):
-            if n < out.get(name, 1 << 30):
-                out[name] = n
-        return out
-
-    @cached_property
-    def pid_of(self) -> Mapping[TopicPartition, int]:
-        return {(t, n): pid for pid, (t, n) in enumerate(zip(self.topic, self.number, strict=True))}
-
-    @cached_property
-    def isr_on(self) -> Mapping[int, list[int]]:
-        """broker -> pids whose ISR holds it."""
-        return _by_broker(self.isr)
-
-    @cached_property
-    def replicas_on(self) -> Mapping[int, list[int]]:
-        """broker -> pids with a replica on it."""
-        return _by_broker(self.replicas)
-
-    def name(self, pid: int) -> str:
-        return f"{self.topic[pid]}-{self.number[pid]}"
-
-    def changed(
-        self,
-        replicas: Mapping[int, tuple[int, ...]] | None = None,
-        isr: Mapping[int, tuple[int, ...]] | None = None,
-        leader: Mapping[int, int] | None = None,
-        elr: Mapping[int, tuple[int, ...]] | None = None,
-    ) -> PartitionTable:
-        """A new table with some pids' lists replaced (others shared)."""
-
-        def patch(
-            column: list[tuple[int, ...]], new: Mapping[int, tuple[int, ...]] | None
-        ) -> list[tuple[int, ...]]:
-            if not new:
-                return column
-            out = list(column)
-            for pid, value in new.items():
-                out[pid] = value
-            return out
-
-        leaders = self.leader
-        if leader:
-            leaders = list(self.leader)
-            for pid, value in leader.items():
-                leaders[pid] = value
-        return PartitionTable(
-            self.topic,
-            self.number,
-            patch(self.replicas, replicas),
-            patch(self.isr, isr),
-            patch(self.elr, elr),
-            leaders,
-            self.size,
-        )
-
-    def extended(
-        self,
-        topic: str,
-        numbers: Iterable[int],
-        placements: Iterable[tuple[int, ...]],
-        isrs: Iterable[tuple[int, ...]],
-    ) -> PartitionTable:
-        """A new table with partitions appended (new topics, added partitions)."""
-        t, n, r, i = list(self.topic), list(self.number), list(self.replicas), list(self.isr)
-        e, ld, s = list(self.elr), list(self.leader), list(self.size)
-        for num, replicas, members in zip(numbers, placements, isrs, strict=True):
-            t.append(topic)
-            n.append(num)
-            r.append(replicas)
-            i.append(members)
-            e.append(())
-            ld.append(members[0] if members else -1)
-            s.append(0)
-        return PartitionTable(t, n, r, i, e, ld, s)
-
-
-def _by_broker(
-    column: list[tuple[int, ...]], pids: list[int] | None = None
-) -> dict[int, list[int]]:
-    """broker -> the pids (default: positions in ``column``) whose tuple holds it."""
-    out: dict[int, list[int]] = {}
-    appenders: dict[int, Any] = {}
-    for pid, members in zip(pids, column, strict=True) if pids is not None else enumerate(column):
-        for b in members:
-            append = appenders.get(b)
-            if append is None:
-                out[b] = []
-                append = appenders[b] = out[b].append
-            append(pid)
-    return out
+__all__ = [
+    "ClusterState",
+    "ConfigState",
+    "Health",
+    "Move",
+    "NodeState",
+    "PartitionTable",
+    "initial_state",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,54 +48,6 @@ class NodeState:
     supported: Mapping[str, tuple[int, int]]  # feature -> (min, max); absent: not advertised
     fenced: bool = False
     in_controlled_shutdown: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ConfigState:
-    """Config values by scope. ``described`` is each topic's describe-header ``Configs:``."""
-
-    cluster: ConfigMap
-    brokers: Mapping[int, ConfigMap]
-    static: Mapping[int, ConfigMap]
-    topics: Mapping[str, ConfigMap]
-    described: Mapping[str, ConfigMap]
-
-    def topic_value(self, topic: str, key: str) -> str | None:
-        """topic > cluster default > static broker > described header (Kafka's own precedence)."""
-        for scope in (self.topics.get(topic, {}), self.cluster):
-            if key in scope:
-                return scope[key]
-        for values in self.static.values():
-            if key in values:
-                return values[key]
-        return self.described.get(topic, {}).get(key)
-
-    def broker_value(self, broker: int, key: str) -> str | None:
-        for scope in (self.brokers.get(broker, {}), self.cluster, self.static.get(broker, {})):
-            if key in scope:
-                return scope[key]
-        return None
-
-    def with_value(
-        self, scope: str, entity: str | None, key: str, value: str | None
-    ) -> ConfigState:
-        """Set (``value``) or delete (``None``) one key."""
-
-        def edit(values: ConfigMap) -> ConfigMap:
-            out = dict(values)
-            if value is None:
-                out.pop(key, None)
-            else:
-                out[key] = value
-            return MappingProxyType(out)
-
-        if scope == "cluster":
-            return replace(self, cluster=edit(self.cluster))
-        if scope == "broker":
-            b = int(entity or 0)
-            return replace(self, brokers={**self.brokers, b: edit(self.brokers.get(b, {}))})
-        t = entity or ""
-        return replace(self, topics={**self.topics, t: edit(self.topics.get(t, {}))})
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,16 +68,6 @@ class Move:
     @property
     def removing(self) -> tuple[int, ...]:
         return tuple(b for b in self.original if b not in self.target)
-
-
-@dataclass(frozen=True, slots=True)
-class Health:
-    offline: int
-    under_min_isr: int
-    under_replicated: int
-    at_min_isr: int
-    under_min_isr_topics: tuple[str, ...] = ()
-    offline_topics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -339,66 +124,30 @@ class ClusterState:
         return self.features.get(ELR_FEATURE, 0) >= 1
 
     @cached_property
-    def topic_min_isr(self) -> Mapping[str, int]:
-        out: dict[str, int] = {}
+    def partition_health(self) -> PartitionHealth:
+        """Health arithmetic over the table; shared by ``evolve`` while table and configs are."""
+        mins: dict[str, int] = {}
         for name in self.table.topic_names:
             value = self.configs.topic_value(name, MIN_INSYNC_REPLICAS)
-            out[name] = int(value) if value is not None and value.strip().isdigit() else 1
-        return out
+            mins[name] = int(value) if value is not None and value.strip().isdigit() else 1
+        return PartitionHealth(self.table, mins)
+
+    @property
+    def topic_min_isr(self) -> Mapping[str, int]:
+        return self.partition_health.topic_min_isr
 
     def unclean_enabled(self, topic: str) -> bool:
         value = self.configs.topic_value(topic, UNCLEAN_LEADER_ELECTION)
         return value is not None and value.strip().lower() == "true"
 
-    @cached_property
-    def _eff_min(self) -> list[int]:
-        mins = self.topic_min_isr
-        return [min(mins[t], n) for t, n in zip(self.table.topic, self.table.rf, strict=True)]
-
-    @cached_property
-    def _slack(self) -> list[int]:
-        """len(ISR) - effective min ISR, per pid (negative: under min ISR already)."""
-        return list(map(sub, self.table.isr_len, self._eff_min))
-
-    @cached_property
-    def _single_index(
-        self,
-    ) -> tuple[dict[int, list[int]], dict[int, list[int]], Counter[int], Counter[int]]:
-        """broker -> pids at min ISR holding it; broker -> pids whose ISR is only it; per
-        broker, how many fully replicated ISRs and ISRs one above min hold it."""
-        table, slack = self.table, self._slack
-        isr = table.isr
-        at_min = [p for p, s in enumerate(slack) if s == 0]
-        lone = [p for p, n in enumerate(table.isr_len) if n == 1]
-        full = map(eq, table.isr_len, table.rf)
-        above = (s == 1 for s in slack)
-        return (
-            _by_broker([isr[p] for p in at_min], at_min),
-            _by_broker([isr[p] for p in lone], lone),
-            Counter(chain.from_iterable(compress(isr, full))),
-            Counter(chain.from_iterable(compress(isr, above))),
-        )
-
     def min_isr_at_rf(self) -> dict[str, tuple[int, int]]:
         """Topics with a partition whose min.insync.replicas is not below its RF (RF >= 2):
         topic -> (min.insync.replicas, smallest such RF)."""
-        table, mins = self.table, self.topic_min_isr
-        out: dict[str, tuple[int, int]] = {}
-        pairs = enumerate(zip(self._eff_min, table.rf, strict=True))
-        for pid in [p for p, (e, n) in pairs if e == n >= 2]:
-            name = table.topic[pid]
-            rf = min(table.rf[pid], out.get(name, (0, 1 << 30))[1])
-            out[name] = (mins[name], rf)
-        return out
-
-    @cached_property
-    def _isr_sets(self) -> dict[int, frozenset[int]]:
-        return {b: frozenset(pids) for b, pids in self.table.isr_on.items()}
+        return self.partition_health.min_isr_at_rf()
 
     def health(self, out: frozenset[int] | None = None) -> Health:
         """Partition health with ``out`` (default: this state's ``out_of_isr``) out of the ISRs."""
-        out = self.out_of_isr if out is None else out
-        return _health(self, out)
+        return self.partition_health.health(self.out_of_isr if out is None else out)
 
     @cached_property
     def summary_health(self) -> Health:
@@ -434,121 +183,48 @@ class ClusterState:
 
     def evolve(self, **changes: object) -> ClusterState:
         new = replace(self, **changes)  # type: ignore[arg-type]
-        if new.table is self.table and new.configs is self.configs:
-            # partition-derived caches depend only on the table and the configs: share them
-            for name in (
-                "topic_min_isr",
-                "_eff_min",
-                "_slack",
-                "_base",
-                "_single_index",
-                "_isr_sets",
-            ):
-                if name in self.__dict__:
-                    new.__dict__[name] = self.__dict__[name]
+        shared = self.__dict__.get("partition_health")
+        if shared is not None and new.table is self.table and new.configs is self.configs:
+            new.__dict__["partition_health"] = shared
         return new
-
-
-def _health(state: ClusterState, out: frozenset[int]) -> Health:
-    base = _base_health(state)
-    if not out:
-        return base
-    table, slack, eff = state.table, state._slack, state._eff_min
-    if len(out) == 1:
-        # One broker out: only partitions at min ISR go under it, only single-member ISRs go
-        # offline; both are few, and the counts come from per-broker counters.
-        (only,) = out
-        at_min_on, lone_on, full_count, above_count = state._single_index
-        under_pids = at_min_on.get(only, [])
-        offline_pids = lone_on.get(only, [])
-        under_topics = {table.topic[p] for p in under_pids}
-        offline_topics = {table.topic[p] for p in offline_pids}
-        return Health(
-            base.offline + len(offline_pids),
-            base.under_min_isr + len(under_pids),
-            base.under_replicated + full_count[only],
-            base.at_min_isr - len(under_pids) + above_count[only],
-            tuple(sorted(under_topics | set(base.under_min_isr_topics))),
-            tuple(sorted(offline_topics | set(base.offline_topics))),
-        )
-    if len(out) == 2:
-        return _pair_health(state, base, *sorted(out))
-    isr_on, isr_len, rf = table.isr_on, table.isr_len, table.rf
-    hits: Counter[int] = Counter()
-    for b in out:
-        hits.update(isr_on.get(b, ()))
-    under, offline = base.under_min_isr, base.offline
-    urp, at_min = base.under_replicated, base.at_min_isr
-    under_set: set[str] = set(base.under_min_isr_topics)
-    offline_set: set[str] = set(base.offline_topics)
-    for pid, n in hits.items():
-        s = slack[pid]
-        live = isr_len[pid] - n
-        if isr_len[pid] == rf[pid]:
-            urp += 1
-        if s == 0:
-            at_min -= 1
-        if live == 0:
-            offline += 1
-            offline_set.add(table.topic[pid])
-        if s >= 0 and live < eff[pid]:
-            under += 1
-            under_set.add(table.topic[pid])
-        elif s - n == 0:
-            at_min += 1
-    return Health(offline, under, urp, at_min, tuple(sorted(under_set)), tuple(sorted(offline_set)))
-
-
-def _pair_health(state: ClusterState, base: Health, a: int, b: int) -> Health:
-    """Two brokers out (a parallel restart, or a roll that does not wait): only partitions
-    holding both differ from two one-broker outages, and set intersections find them."""
-    table, slack = state.table, state._slack
-    isr_len, rf = table.isr_len, table.rf
-    at_min_on, lone_on, full_count, above_count = state._single_index
-    sets = state._isr_sets
-    both = sets.get(a, frozenset()) & sets.get(b, frozenset())
-    under = set(at_min_on.get(a, ())) | set(at_min_on.get(b, ()))
-    under.update(p for p in both if slack[p] == 1)
-    offline = set(lone_on.get(a, ())) | set(lone_on.get(b, ()))
-    offline.update(p for p in both if isr_len[p] == 2)
-    both_full = sum(1 for p in both if isr_len[p] == rf[p])
-    both_above = sum(1 for p in both if slack[p] == 1)
-    both_two = sum(1 for p in both if slack[p] == 2)
-    lost_min = len(at_min_on.get(a, ())) + len(at_min_on.get(b, ()))
-    lost_min -= sum(1 for p in both if slack[p] == 0)
-    return Health(
-        base.offline + len(offline),
-        base.under_min_isr + len(under),
-        base.under_replicated + full_count[a] + full_count[b] - both_full,
-        base.at_min_isr - lost_min + above_count[a] + above_count[b] - 2 * both_above + both_two,
-        tuple(sorted({table.topic[p] for p in under} | set(base.under_min_isr_topics))),
-        tuple(sorted({table.topic[p] for p in offline} | set(base.offline_topics))),
-    )
-
-
-def _base_health(state: ClusterState) -> Health:
-    cached = state.__dict__.get("_base")
-    if isinstance(cached, Health):
-        return cached
-    table, slack = state.table, state._slack
-    isr_len = table.isr_len
-    under_pids = [p for p, s in enumerate(slack) if s < 0]
-    offline_pids = [p for p, n in enumerate(isr_len) if n == 0]
-    health = Health(
-        len(offline_pids),
-        len(under_pids),
-        sum(map(lt, isr_len, table.rf)),
-        slack.count(0),
-        tuple(sorted({table.topic[p] for p in under_pids})),
-        tuple(sorted({table.topic[p] for p in offline_pids})),
-    )
-    state.__dict__["_base"] = health
-    return health
 
 
 def initial_state(snapshot: Snapshot) -> ClusterState:
     """The state the snapshot describes."""
-    nodes = {
+    nodes = _nodes(snapshot)
+    quorum = snapshot.quorum
+    voters = tuple(sorted(quorum.voter_ids)) if quorum else ()
+    if not voters:
+        voters = tuple(sorted(i for i, n in nodes.items() if n.is_controller))
+    kraft = snapshot.feature_level(KRAFT_VERSION)
+    table = PartitionTable.of(snapshot)
+    return ClusterState(
+        table=table,
+        nodes=MappingProxyType(nodes),
+        features=MappingProxyType({k: f.level for k, f in snapshot.features.items()}),
+        described_ranges=MappingProxyType(
+            {
+                k: (f.supported_min, f.supported_max)
+                for k, f in snapshot.features.items()
+                if f.supported_min is not None and f.supported_max is not None
+            }
+        ),
+        described_nodes=frozenset(
+            i for i, n in nodes.items() if not n.supported and n.version is None
+        ),
+        configs=snapshot.config_state,
+        voters=voters,
+        static_quorum=kraft < 1 or bool(quorum and quorum.static_voters),
+        moves=MappingProxyType(_moves(snapshot, table)),
+        produce_rates=MappingProxyType(
+            {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
+        ),
+        elr_unknown=frozenset(t.name for t in snapshot.topics if None in t.partitions.elr),
+    )
+
+
+def _nodes(snapshot: Snapshot) -> dict[int, NodeState]:
+    return {
         n.id: NodeState(
             id=n.id,
             is_broker=n.is_broker,
@@ -563,21 +239,10 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
         )
         for n in snapshot.nodes
     }
-    c = snapshot.configs
-    configs = ConfigState(
-        cluster=MappingProxyType(dict(c.cluster_default)),
-        brokers={b: MappingProxyType(dict(v)) for b, v in c.brokers.items()},
-        static={b: MappingProxyType(dict(v)) for b, v in c.broker_static.items()},
-        topics={t: MappingProxyType(dict(v)) for t, v in c.topics.items()},
-        described={t.name: MappingProxyType(dict(t.described_configs)) for t in snapshot.topics},
-    )
-    quorum = snapshot.quorum
-    voters = tuple(sorted(quorum.voter_ids)) if quorum else ()
-    if not voters:
-        voters = tuple(sorted(i for i, n in nodes.items() if n.is_controller))
-    kraft = snapshot.feature_level(KRAFT_VERSION)
-    static = kraft < 1 or bool(quorum and quorum.static_voters)
-    table = PartitionTable.of(snapshot)
+
+
+def _moves(snapshot: Snapshot, table: PartitionTable) -> dict[TopicPartition, Move]:
+    """The reassignments in flight, with the bytes their adding replicas still have to copy."""
     moves: dict[TopicPartition, Move] = {}
     for r in snapshot.reassignments:
         if r.state != "in-progress":
@@ -596,28 +261,4 @@ def initial_state(snapshot: Snapshot) -> ClusterState:
             size_known=size >= 0,
             started_in_plan=False,
         )
-    return ClusterState(
-        table=table,
-        nodes=MappingProxyType(nodes),
-        features=MappingProxyType({k: f.level for k, f in snapshot.features.items()}),
-        described_ranges=MappingProxyType(
-            {
-                k: (f.supported_min, f.supported_max)
-                for k, f in snapshot.features.items()
-                if f.supported_min is not None and f.supported_max is not None
-            }
-        ),
-        described_nodes=frozenset(
-            i for i, n in nodes.items() if not n.supported and n.version is None
-        ),
-        configs=configs,
-        voters=voters,
-        static_quorum=static,
-        moves=MappingProxyType(moves),
-        produce_rates=MappingProxyType(
-            {t.name: t.produce_rate for t in snapshot.topics if t.produce_rate is not None}
-        ),
-        elr_unknown=frozenset(
-            t.name for t in snapshot.topics if any(p.elr is None for p in t.partitions)
-        ),
-    )
+    return moves

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cluster_engine.errors import ClusterInputError
+from cluster_engine.ingest.builder import Builder
 from cluster_engine.snapshot import (
     Configs,
     Feature,
     Node,
-    Partition,
     Quorum,
     QuorumMember,
     Reassignment,
@@ -19,11 +19,8 @@ from cluster_engine.snapshot import (
     Topic,
 )
 
-if TYPE_CHECKING:
-    from cluster_engine.ingest.assemble import _Builder
 
-
-def build(b: _Builder) -> Snapshot:
+def build(b: Builder) -> Snapshot:
     f = b.facts
     _check_counts(b)
     _check_no_reassignments(b)
@@ -57,10 +54,8 @@ def build(b: _Builder) -> Snapshot:
     )
 
 
-def _check_counts(b: _Builder) -> None:
-    listed: dict[str, int] = {}
-    for topic, _ in b.partitions:
-        listed[topic] = listed.get(topic, 0) + 1
+def _check_counts(b: Builder) -> None:
+    listed = b.partitions.counts()
     for topic, (count, path, line) in b.headers.items():
         if listed.get(topic, 0) != count:
             raise ClusterInputError(
@@ -72,7 +67,7 @@ def _check_counts(b: _Builder) -> None:
             )
 
 
-def _check_no_reassignments(b: _Builder) -> None:
+def _check_no_reassignments(b: Builder) -> None:
     if b.no_reassignments is None:
         return
     for tp, (path, line) in sorted(b.reassign.items()):
@@ -86,7 +81,7 @@ def _check_no_reassignments(b: _Builder) -> None:
             )
 
 
-def _apply_plans(b: _Builder) -> None:
+def _apply_plans(b: Builder) -> None:
     # A reassignment JSON gives the target of the partitions that are in flight; for the
     # others it says nothing about the cluster (never executed, or already finished).
     for plan, path in b.plans:
@@ -102,9 +97,10 @@ def _apply_plans(b: _Builder) -> None:
                 )
 
 
-def _nodes(b: _Builder) -> tuple[Node, ...]:
+def _nodes(b: Builder) -> tuple[Node, ...]:
     f = b.facts
-    ids = b.brokers | b.voters | b.observers | b.nodes_seen | set(b.node_ranges)
+    brokers = b.brokers | set(b.partitions.brokers())
+    ids = brokers | b.voters | b.observers | b.nodes_seen | set(b.node_ranges)
     nodes: list[Node] = []
     for i in sorted(ids):
         roles: set[Role] = set()
@@ -112,7 +108,7 @@ def _nodes(b: _Builder) -> tuple[Node, ...]:
             roles.add(Role.CONTROLLER)
         # An observer is a broker unless other evidence says otherwise (a controller that
         # has not joined the voters is an observer too, and the tools cannot tell them apart).
-        if i in b.brokers or (i in b.observers and i not in b.voters):
+        if i in brokers or (i in b.observers and i not in b.voters):
             roles.add(Role.BROKER)
         if not roles:
             roles.add(Role.BROKER)
@@ -131,7 +127,7 @@ def _nodes(b: _Builder) -> tuple[Node, ...]:
     return tuple(nodes)
 
 
-def _quorum(b: _Builder) -> Quorum | None:
+def _quorum(b: Builder) -> Quorum | None:
     f = b.facts
     if not (b.voters or b.observers or f.has(("quorum", "LeaderId"))):
         return None
@@ -164,37 +160,25 @@ def _quorum(b: _Builder) -> Quorum | None:
     )
 
 
-def _topics(b: _Builder) -> tuple[Topic, ...]:
+def _topics(b: Builder) -> tuple[Topic, ...] | list[dict[str, Any]]:
     f = b.facts
-    by_topic: dict[str, list[Partition]] = {t: [] for t in b.headers}
-    for tp, (values, _, _) in sorted(b.partitions.items()):
-        replicas, leader, isr, adding, removing, _deleting, elr, last_known = values
-        by_topic.setdefault(tp[0], []).append(
-            Partition(
-                topic=tp[0],
-                partition=tp[1],
-                replicas=replicas,
-                leader=leader,
-                isr=isr,
-                elr=elr,
-                last_known_elr=last_known,
-                adding_replicas=adding,
-                removing_replicas=removing,
-            )
-        )
-    return tuple(
+    topics = [
         Topic(
             name=name,
             topic_id=f.get(("topic-id", name)),
-            partitions=tuple(parts),
+            partitions=b.partitions.topic(name),
             described_configs=dict(sorted(b.topic_configs.get(name, {}).items())),
             marked_for_deletion=bool(f.get(("topic-deleting", name), False)),
         )
-        for name, parts in sorted(by_topic.items())
-    )
+        for name in sorted(set(b.headers) | set(b.partitions.where))
+    ]
+    if all(t.partitions.in_range() for t in topics):
+        return tuple(topics)
+    # A number outside its Kafka type: let the model refuse it, located, as for any input.
+    return [t.model_dump() for t in topics]
 
 
-def _reassignments(b: _Builder) -> tuple[Reassignment, ...]:
+def _reassignments(b: Builder) -> tuple[Reassignment, ...]:
     f = b.facts
     out: list[Reassignment] = []
     for tp in sorted(b.reassign):

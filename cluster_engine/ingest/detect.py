@@ -69,11 +69,12 @@ def read_file(path: Path) -> list[Section]:
 
 
 def read_text(path: str, text: str) -> list[Section]:
-    try:
-        # every number the readers convert is a run of digits: none can be too long to convert
-        inputs.check_digits(text, path)
-    except inputs.MalformedInput as error:
-        raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
+    if not _short_numbers(text):
+        try:
+            # every number the readers convert is a run of digits: none can be too long to convert
+            inputs.check_digits(text, path)
+        except inputs.MalformedInput as error:
+            raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
     lines = prepare(text)
     if not lines:
         raise ClusterInputError(
@@ -96,6 +97,19 @@ def read_text(path: str, text: str) -> list[Section]:
         sections.append(Section(kind, path, line.number, data))
         i = end
     return sections
+
+
+# byte -> "0" for an ASCII digit, " " for anything else
+_DIGIT_MARKS = bytes(0x30 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
+_LONG_RUN = b"0" * (inputs.MAX_DIGITS + 1)
+
+
+def _short_numbers(text: str) -> bool:
+    """Whether an ASCII text surely holds no run of digits too long for any Kafka number (a
+    byte-level scan; ``inputs.check_digits`` finds and locates the run otherwise)."""
+    if not text.isascii():
+        return False
+    return _LONG_RUN not in text.encode("ascii").translate(_DIGIT_MARKS)
 
 
 def _recognise(path: str, line: Line, first: bool) -> tuple[str, Parser]:

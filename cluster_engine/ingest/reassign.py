@@ -159,63 +159,72 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[ReassignOutput,
             setattr(out, _JSON_HEADS[text], plan_from_json(path, lines[i + 1], data))
             i = end
             continue
-        i += 1
         if text == "Current partition reassignments:":
             in_list = True
-        elif text == "No partition reassignments found.":
-            out.listed_none = True
-        elif text in _FIXED or _OTHER.match(text):
-            pass
-        elif in_list and (m := _LISTED.match(text)):
-            topic, p = topic_partition(path, line, m["tp"])
-            out.listed.append(
-                ListedReassignment(
-                    line.number,
-                    topic,
-                    p,
-                    int_list(path, line, m["replicas"], "replicas"),
-                    int_list(path, line, m["adding"] or "", "adding"),
-                    int_list(path, line, m["removing"] or "", "removing"),
-                )
-            )
-        elif m := _STATUS.match(text):
-            topic, p = topic_partition(path, line, m["tp"])
-            out.statuses.append(PartitionStatus(line.number, topic, p, _state(m["state"])))
-        elif m := _STATUS_OLD.match(text):
-            out.statuses.append(
-                PartitionStatus(line.number, m["topic"], int(m["p"]), _state(m["state"]))
-            )
-        elif m := _NOT_ACTIVE.match(text):
-            topic, p = topic_partition(path, line, m["tp"])
-            out.statuses.append(
-                PartitionStatus(
-                    line.number,
-                    topic,
-                    p,
-                    "not-active",
-                    int_list(path, line, m["cur"], "replica set"),
-                    int_list(path, line, m["target"], "replica set"),
-                )
-            )
-        elif _MOVE.match(text):
-            out.replica_moves.append(text)
-        elif m := _CLEAR_BROKERS.match(text):
-            out.cleared_brokers = int_list(path, line, m["ids"], "brokers")
-        elif m := _CLEAR_TOPICS.match(text):
-            out.cleared_topics = tuple(m["topics"].split(","))
-        elif m := _THROTTLE.match(text):
-            if m["what"] == "inter-broker":
-                out.throttle = int(m["rate"])
-            else:
-                out.log_dir_throttle = int(m["rate"])
-        elif m := _STARTED.match(text):
-            out.started.extend(_tps(path, line, m["tps"]))
-        elif m := _CANCELLED.match(text):
-            out.cancelled.extend(_tps(path, line, m["tps"]))
-        else:
-            i -= 1
+        elif not _read_line(path, line, text, out, in_list):
             break
+        i += 1
     return out, i
+
+
+def _read_line(path: str, line: Line, text: str, out: ReassignOutput, in_list: bool) -> bool:
+    """Record what one line says in ``out``; False: not a line of this output."""
+    if text == "No partition reassignments found.":
+        out.listed_none = True
+    elif text in _FIXED or _OTHER.match(text):
+        pass
+    elif in_list and (m := _LISTED.match(text)):
+        topic, p = topic_partition(path, line, m["tp"])
+        out.listed.append(
+            ListedReassignment(
+                line.number,
+                topic,
+                p,
+                int_list(path, line, m["replicas"], "replicas"),
+                int_list(path, line, m["adding"] or "", "adding"),
+                int_list(path, line, m["removing"] or "", "removing"),
+            )
+        )
+    elif (status := _status(path, line, text)) is not None:
+        out.statuses.append(status)
+    elif _MOVE.match(text):
+        out.replica_moves.append(text)
+    elif m := _CLEAR_BROKERS.match(text):
+        out.cleared_brokers = int_list(path, line, m["ids"], "brokers")
+    elif m := _CLEAR_TOPICS.match(text):
+        out.cleared_topics = tuple(m["topics"].split(","))
+    elif m := _THROTTLE.match(text):
+        if m["what"] == "inter-broker":
+            out.throttle = int(m["rate"])
+        else:
+            out.log_dir_throttle = int(m["rate"])
+    elif m := _STARTED.match(text):
+        out.started.extend(_tps(path, line, m["tps"]))
+    elif m := _CANCELLED.match(text):
+        out.cancelled.extend(_tps(path, line, m["tps"]))
+    else:
+        return False
+    return True
+
+
+def _status(path: str, line: Line, text: str) -> PartitionStatus | None:
+    """A --verify line about one partition, in any of the tool's forms."""
+    if m := _STATUS.match(text):
+        topic, p = topic_partition(path, line, m["tp"])
+        return PartitionStatus(line.number, topic, p, _state(m["state"]))
+    if m := _STATUS_OLD.match(text):
+        return PartitionStatus(line.number, m["topic"], int(m["p"]), _state(m["state"]))
+    if m := _NOT_ACTIVE.match(text):
+        topic, p = topic_partition(path, line, m["tp"])
+        return PartitionStatus(
+            line.number,
+            topic,
+            p,
+            "not-active",
+            int_list(path, line, m["cur"], "replica set"),
+            int_list(path, line, m["target"], "replica set"),
+        )
+    return None
 
 
 def _state(text: str) -> str:

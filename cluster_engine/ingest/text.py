@@ -10,9 +10,10 @@ reason; every other line must be read by a reader, or it is an error.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from cluster_engine.errors import ClusterInputError
 from linter import inputs
@@ -39,35 +40,65 @@ class Line:
         return self.text.strip()
 
 
-def prepare(text: str) -> list[Line]:
+class Lines(Sequence[Line]):
+    """The output lines of a capture: their texts and numbers as columns, a ``Line`` built on
+    access (a describe can hold 200k lines)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.numbers = array("q")
+        self.breaks: dict[int, str | None] = {}  # index -> the command line before it, if any
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Line]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | Sequence[Line]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        after_break = index in self.breaks
+        command = self.breaks.get(index)
+        return Line(self.numbers[index], self.texts[index], after_break, command)
+
+
+# A line can only be a comment, an elision, a prompt or a log line if it starts with one of
+# these characters or holds a "$" or "#" somewhere.
+_MAYBE_SPECIAL = frozenset(".…[Sl")
+
+
+def prepare(text: str) -> Lines:
     """The output lines of a capture, numbered as in the file, trailing whitespace removed."""
-    out: list[Line] = []
+    out = Lines()
+    texts, numbers, breaks = out.texts, out.numbers, out.breaks
     pending_break = False
     command: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
-        body = line.strip()
+        body = line.lstrip()
         if not body:
             continue
-        if body.startswith("#") or _ELISION.match(body):
-            pending_break = True
-            continue
-        if _PROMPT.match(body):
-            pending_break, command = True, body
-            continue
-        if _LOG.match(body):
-            continue
-        out.append(Line(number, line, pending_break, command if pending_break else None))
-        pending_break, command = False, None
+        if body[0] in _MAYBE_SPECIAL or "$" in body or "#" in body:
+            if body.startswith("#") or _ELISION.match(body):
+                pending_break = True
+                continue
+            if _PROMPT.match(body):
+                pending_break, command = True, body
+                continue
+            if _LOG.match(body):
+                continue
+        if pending_break:
+            breaks[len(texts)] = command
+            pending_break, command = False, None
+        texts.append(line)
+        numbers.append(number)
     return out
-
-
-def block_end(lines: Sequence[Line], start: int) -> int:
-    """Index of the first line after ``start`` that follows a command or comment."""
-    end = start + 1
-    while end < len(lines) and not lines[end].after_break:
-        end += 1
-    return end
 
 
 def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:

@@ -9,10 +9,12 @@ pre-2.x form without a space after the colon (``Topic:foo``) is read too.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from array import array
+from collections.abc import Container, Sequence
+from dataclasses import dataclass, field
 
-from cluster_engine.ingest.text import Line, fail, int_list, to_int
+from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
+from cluster_engine.partitions import NO_LEADER, Interner, Members
 
 _HEADER_KEYS = (
     "Topic",
@@ -70,10 +72,64 @@ class PartitionLine:
     marked_for_deletion: bool
 
 
+@dataclass(slots=True)
+class PartitionRows:
+    """Partition lines as columns, in the order read; broker lists interned."""
+
+    line: array[int] = field(default_factory=lambda: array("q"))
+    topic: list[str] = field(default_factory=list)
+    number: array[int] = field(default_factory=lambda: array("q"))
+    leader: array[int] = field(default_factory=lambda: array("q"))  # NO_LEADER: none
+    replicas: list[Members] = field(default_factory=list)
+    isr: list[Members] = field(default_factory=list)
+    adding: list[Members] = field(default_factory=list)
+    removing: list[Members] = field(default_factory=list)
+    elr: list[Members | None] = field(default_factory=list)
+    last_known_elr: list[Members | None] = field(default_factory=list)
+    deleting: set[int] = field(default_factory=set)  # rows marked for deletion
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    def append(self, p: PartitionLine, intern: Interner, topic: str) -> None:
+        if p.marked_for_deletion:
+            self.deleting.add(len(self.number))
+        self.line.append(p.line)
+        self.topic.append(topic)
+        self.number.append(p.partition)
+        self.leader.append(NO_LEADER if p.leader is None else p.leader)
+        self.replicas.append(intern(p.replicas))
+        self.isr.append(intern(p.isr))
+        self.adding.append(intern(p.adding))
+        self.removing.append(intern(p.removing))
+        self.elr.append(intern.maybe(p.elr))
+        self.last_known_elr.append(intern.maybe(p.last_known_elr))
+
+    def row(self, i: int) -> PartitionLine:
+        leader = self.leader[i]
+        return PartitionLine(
+            line=self.line[i],
+            topic=self.topic[i],
+            partition=self.number[i],
+            leader=None if leader == NO_LEADER else leader,
+            replicas=self.replicas[i],
+            isr=self.isr[i],
+            adding=self.adding[i],
+            removing=self.removing[i],
+            elr=self.elr[i],
+            last_known_elr=self.last_known_elr[i],
+            marked_for_deletion=i in self.deleting,
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class TopicsDescribe:
     headers: tuple[TopicHeader, ...]
-    partitions: tuple[PartitionLine, ...]
+    rows: PartitionRows
+
+    @property
+    def partitions(self) -> tuple[PartitionLine, ...]:
+        return tuple(self.rows.row(i) for i in range(len(self.rows)))
 
 
 def starts(line: Line) -> bool:
@@ -130,23 +186,85 @@ def _configs(path: str, line: Line, text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+# The tool's own partition line in its most common form, read without splitting it into fields.
+# Whatever it accepts, the general reader below reads the same; anything else goes there.
+_IDS = r"[0-9]+(?:,[0-9]+)*"
+_FAST = re.compile(
+    rf"[ \t]*Topic: ?([A-Za-z0-9._-]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
+    rf"\tReplicas: ?({_IDS})?\tIsr: ?({_IDS})?"
+    rf"(\tElr: ?({_IDS}|N/A)?\tLastKnownElr: ?({_IDS}|N/A)?)?"
+)
+
+
+class _Reader:
+    """Fills ``PartitionRows``; each distinct broker list text is converted once."""
+
+    def __init__(self) -> None:
+        self.rows = PartitionRows()
+        self.intern = Interner()
+        self.names: dict[str, str] = {}
+        self.lists: dict[str, Members] = {}
+
+    def ids(self, text: str | None) -> Members:
+        if text is None:
+            return ()
+        found = self.lists.get(text)
+        if found is None:
+            found = self.lists[text] = self.intern(tuple(map(int, text.split(","))))
+        return found
+
+    def elr(self, text: str | None) -> Members | None:
+        return None if text == "N/A" else self.ids(text)
+
+    def fast(self, number: int, m: re.Match[str]) -> None:
+        topic, partition, leader, replicas, isr, has_elr, elr, last_known = m.groups()
+        rows = self.rows
+        rows.line.append(number)
+        rows.topic.append(self.names.setdefault(topic, topic))
+        rows.number.append(int(partition))
+        rows.leader.append(NO_LEADER if leader in ("none", "-1") else int(leader))
+        rows.replicas.append(self.ids(replicas))
+        rows.isr.append(self.ids(isr))
+        rows.adding.append(())
+        rows.removing.append(())
+        rows.elr.append(None if has_elr is None else self.elr(elr))
+        rows.last_known_elr.append(None if has_elr is None else self.elr(last_known))
+
+    def general(self, p: PartitionLine) -> None:
+        self.rows.append(p, self.intern, self.names.setdefault(p.topic, p.topic))
+
+
 def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe, int]:
     headers: list[TopicHeader] = []
-    partitions: list[PartitionLine] = []
+    reader = _Reader()
+    fast = _FAST.fullmatch
+    texts: Sequence[str]
+    numbers: Sequence[int]
+    breaks: Container[int]
+    if isinstance(lines, Lines):
+        texts, numbers, breaks = lines.texts, lines.numbers, lines.breaks
+    else:
+        texts, numbers = [x.text for x in lines], [x.number for x in lines]
+        breaks = {i for i, x in enumerate(lines) if x.after_break}
     i = start
-    while i < len(lines) and (i == start or not lines[i].after_break):
+    while i < len(texts) and (i == start or i not in breaks):
+        m = fast(texts[i])
+        if m is not None:
+            reader.fast(numbers[i], m)
+            i += 1
+            continue
         line = lines[i]
         if not _START.match(line.stripped):
             break
         fields = _fields(path, line)
         if "Partition" in fields:
-            partitions.append(_partition(path, line, fields))
+            reader.general(_partition(path, line, fields))
         elif "PartitionCount" in fields:
             headers.append(_header(path, line, fields))
         else:
             raise fail(path, line, "expected a topic header (PartitionCount:) or a partition line")
         i += 1
-    return TopicsDescribe(tuple(headers), tuple(partitions)), i
+    return TopicsDescribe(tuple(headers), reader.rows), i
 
 
 def _header(path: str, line: Line, fields: dict[str, str]) -> TopicHeader:

@@ -1,0 +1,173 @@
+"""Every captured partition line merged into one row per partition, kept as columns.
+
+A describe can be 200k lines long: rows stay in ``PartitionRows`` columns (interned broker
+lists), and the first ``kafka-topics`` output is adopted as it is when it lists each partition
+once. A partition described twice must be described the same (an ``Elr`` of ``N/A`` is unknown,
+not empty, and yields to a known one); otherwise the error names both places.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterator
+from copy import copy
+from typing import Any
+
+from cluster_engine.errors import ClusterInputError
+from cluster_engine.ingest.facts import show
+from cluster_engine.ingest.topics import PartitionRows
+from cluster_engine.partitions import NO_LEADER, Partitions
+
+PARTITION_FIELDS = (
+    "Replicas",
+    "Leader",
+    "Isr",
+    "Adding Replicas",
+    "Removing Replicas",
+    "MarkedForDeletion",
+    "Elr",
+    "LastKnownElr",
+)
+_UNKNOWN_WHEN_NONE = frozenset({"Elr", "LastKnownElr"})
+
+
+def _values(rows: PartitionRows, i: int) -> tuple[Any, ...]:
+    leader = rows.leader[i]
+    return (
+        rows.replicas[i],
+        None if leader == NO_LEADER else leader,
+        rows.isr[i],
+        rows.adding[i],
+        rows.removing[i],
+        i in rows.deleting,
+        rows.elr[i],
+        rows.last_known_elr[i],
+    )
+
+
+class PartitionStore:
+    def __init__(self) -> None:
+        self.rows = PartitionRows()
+        self.owned = True  # False while ``rows`` is a reader's own, adopted as it was
+        self.paths: list[str] = []
+        self.path_of = array("q")  # row -> index in ``paths``
+        self.where: dict[str, dict[int, int]] = {}  # topic -> partition -> row
+
+    def add(self, path: str, rows: PartitionRows, each: Callable[[int], None]) -> None:
+        """Merge one output's rows; ``each(j)`` runs after row ``j`` is merged."""
+        self.paths.append(path)
+        if not len(self.rows) and self._adopt(rows):
+            for j in range(len(rows)):
+                each(j)
+            return
+        if not self.owned:
+            self.rows = _copied(self.rows)
+            self.owned = True
+        for j in range(len(rows)):
+            self._merge(path, rows, j)
+            each(j)
+
+    def _adopt(self, rows: PartitionRows) -> bool:
+        where: dict[str, dict[int, int]] = {}
+        for j, (topic, number) in enumerate(zip(rows.topic, rows.number, strict=True)):
+            seen = where.get(topic)
+            if seen is None:
+                seen = where[topic] = {}
+            elif number in seen:
+                return False
+            seen[number] = j
+        self.rows, self.owned, self.where = rows, False, where
+        self.path_of = array("q", [len(self.paths) - 1]) * len(rows)
+        return True
+
+    def _merge(self, path: str, rows: PartitionRows, j: int) -> None:
+        topic, number = rows.topic[j], rows.number[j]
+        seen = self.where.setdefault(topic, {})
+        i = seen.get(number)
+        if i is None:
+            seen[number] = len(self.rows)
+            self.path_of.append(len(self.paths) - 1)
+            _append(self.rows, rows, j)
+            return
+        old, new = _values(self.rows, i), _values(rows, j)
+        if old == new:
+            return
+        for k, (was, now) in enumerate(zip(old, new, strict=True)):
+            if was == now:
+                continue
+            if PARTITION_FIELDS[k] in _UNKNOWN_WHEN_NONE and None in (was, now):
+                continue  # N/A: unknown, not empty; merged below
+            raise ClusterInputError(
+                path,
+                rows.line[j],
+                f"{topic}-{number} {PARTITION_FIELDS[k]} is {show(now)} here, but "
+                f"{self.paths[self.path_of[i]]}:{self.rows.line[i]} says {show(was)}",
+            )
+        if self.rows.elr[i] is None:
+            self.rows.elr[i] = rows.elr[j]
+        if self.rows.last_known_elr[i] is None:
+            self.rows.last_known_elr[i] = rows.last_known_elr[j]
+
+    def counts(self) -> dict[str, int]:
+        return {topic: len(seen) for topic, seen in self.where.items()}
+
+    def topic(self, name: str) -> Partitions:
+        """The partitions of topic ``name``, by number."""
+        seen = self.where.get(name, {})
+        order = [seen[n] for n in sorted(seen)]
+        r = self.rows
+        if order and order == list(range(order[0], order[0] + len(order))):
+            part = slice(order[0], order[0] + len(order))
+            return Partitions(
+                name,
+                r.number[part],
+                r.leader[part],
+                r.replicas[part],
+                r.isr[part],
+                r.elr[part],
+                r.last_known_elr[part],
+                r.adding[part],
+                r.removing[part],
+            )
+        return Partitions(
+            name,
+            array("q", [r.number[i] for i in order]),
+            array("q", [r.leader[i] for i in order]),
+            [r.replicas[i] for i in order],
+            [r.isr[i] for i in order],
+            [r.elr[i] for i in order],
+            [r.last_known_elr[i] for i in order],
+            [r.adding[i] for i in order],
+            [r.removing[i] for i in order],
+        )
+
+    def brokers(self) -> Iterator[int]:
+        """Every broker id a partition line names."""
+        r = self.rows
+        lists = set(r.replicas) | set(r.isr)
+        lists.update(m for m in r.elr if m is not None)
+        lists.update(m for m in r.last_known_elr if m is not None)
+        yield from {b for members in lists for b in members}
+        yield from set(r.leader) - {NO_LEADER}
+
+
+def _copied(rows: PartitionRows) -> PartitionRows:
+    out = copy(rows)
+    for name in PartitionRows.__slots__:
+        setattr(out, name, copy(getattr(rows, name)))
+    return out
+
+
+def _append(into: PartitionRows, rows: PartitionRows, j: int) -> None:
+    if j in rows.deleting:
+        into.deleting.add(len(into))
+    into.line.append(rows.line[j])
+    into.topic.append(rows.topic[j])
+    into.number.append(rows.number[j])
+    into.leader.append(rows.leader[j])
+    into.replicas.append(rows.replicas[j])
+    into.isr.append(rows.isr[j])
+    into.adding.append(rows.adding[j])
+    into.removing.append(rows.removing[j])
+    into.elr.append(rows.elr[j])
+    into.last_known_elr.append(rows.last_known_elr[j])

@@ -1,0 +1,75 @@
+"""Partitions stored as columns behave as the tuple of Partition models they replace, and the
+describe reader's fast path reads what its general path reads."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pydantic import TypeAdapter
+
+from cluster_engine.ingest import topics
+from cluster_engine.ingest.text import prepare
+from cluster_engine.partitions import Partition, Partitions
+from cluster_engine.snapshot import Topic
+
+MODELS = (
+    Partition(
+        topic="t", partition=1, replicas=(3, 1), leader=3, isr=(3,), elr=(), last_known_elr=None
+    ),
+    Partition(topic="t", partition=0, replicas=(1, 2), leader=None, adding_replicas=(2,)),
+    Partition(topic="t", partition=2, replicas=(1, 2), isr=(1, 2), elr=None, last_known_elr=(1,)),
+)
+AS_TUPLE = TypeAdapter(tuple[Partition, ...])
+
+
+def test_columns_give_back_the_models_in_order() -> None:
+    columns = Partitions.of(MODELS)
+    assert list(columns) == list(MODELS)
+    assert columns[-1] == MODELS[-1]
+    assert columns == MODELS
+    assert columns.replicas[0] is not columns.replicas[1]
+    assert columns.replicas[1] is columns.replicas[2]  # one tuple per distinct list
+
+
+def test_a_topic_serialises_its_columns_as_the_tuple_of_models() -> None:
+    topic = Topic(name="t", partitions=Partitions.of(MODELS))
+    assert topic.model_dump()["partitions"] == list(AS_TUPLE.dump_python(MODELS))
+    expected = AS_TUPLE.dump_json(MODELS).decode()
+    assert f'"partitions":{expected},' in topic.model_dump_json()
+    assert Topic.model_validate_json(topic.model_dump_json()) == topic
+
+
+def test_a_topic_refuses_partitions_of_another_topic_or_listed_twice() -> None:
+    with pytest.raises(ValueError, match="partition 0 names topic 'u'"):
+        Topic.model_validate(
+            {"name": "t", "partitions": [{"topic": "u", "partition": 0, "replicas": [1]}]}
+        )
+    with pytest.raises(ValueError, match="partition 0 is listed twice"):
+        Topic.model_validate({"name": "t", "partitions": [{"partition": 0, "replicas": [1]}] * 2})
+
+
+LINES = [
+    "Topic: a\tTopicId: x\tPartitionCount: 3\tReplicationFactor: 2\tConfigs: ",
+    "\tTopic: a\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: ",
+    "\tTopic: a\tPartition: 1\tLeader: none\tReplicas: 2,1\tIsr: \tElr: 2\tLastKnownElr: 1",
+    "\tTopic: a\tPartition: 2\tLeader: -1\tReplicas: 2\tIsr: 2\tElr: N/A\tLastKnownElr: N/A",
+    "\tTopic: b.c-d\tPartition: 7\tLeader: 3\tReplicas: 3\tIsr: 3",
+    "Topic:b.c-d\tPartition:8\tLeader:3\tReplicas:3,4\tIsr:3\tElr:\tLastKnownElr:",
+    "\tTopic: b.c-d\tPartition: 9\tLeader: 3\tReplicas: 3,4\tIsr: 3\tAdding Replicas: 4\t"
+    "Removing Replicas: \tElr: \tLastKnownElr: ",
+]
+
+
+def test_the_fast_path_reads_what_the_general_reader_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines = prepare("\n".join(LINES))
+    fast, end = topics.parse("t.txt", lines, 0)
+    assert end == len(LINES)
+    monkeypatch.setattr(topics, "_FAST", re.compile(r"(?!)"))
+    general, _ = topics.parse("t.txt", lines, 0)
+    assert fast.partitions == general.partitions
+    assert fast.headers == general.headers
+    assert [p.leader for p in fast.partitions] == [1, None, None, 3, 3, 3]
+    assert [p.elr for p in fast.partitions] == [(), (2,), None, None, (), ()]
