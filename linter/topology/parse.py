@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import codecs
 import functools
-import gc
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -37,7 +36,7 @@ from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
 from linter.inputs import read_bytes
-from linter.topology import margin, parse_nodes
+from linter.topology import margin, parse_fast, parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
@@ -50,7 +49,7 @@ from linter.topology.model import (
 )
 from linter.topology.parse_nodes import EMPTY, TOPIC_LIST, Located, as_set, quote
 
-__all__ = ["TopologyParseError", "decode", "parse", "parse_file"]
+__all__ = ["TopologyParseError", "decode", "parse", "parse_file", "parse_plain"]
 
 _GLOBAL_SUFFIX = "for global store (will not generate tasks)"
 # describe() prints the id of a sub-topology, a Java int
@@ -104,9 +103,10 @@ def _position(token: Token) -> Position:
 class _Builder(Transformer[Token, Description]):
     """The parser's callbacks: they build the model while parsing."""
 
-    def __init__(self, strict: bool):
+    def __init__(self, strict: bool, fast: bool):
         super().__init__(visit_tokens=False)
         self.strict = strict
+        self.fast = fast
 
     def block(self, children: list[Token]) -> Subtopology:
         header = children[0]
@@ -121,7 +121,10 @@ class _Builder(Transformer[Token, Description]):
         nodes: list[Node] = []
         mentioned: set[str] = set()
         runs = children[1:]
-        fast = all(parse_nodes.fast_nodes(run, nodes, mentioned, is_global) for run in runs)
+        fast = self.fast and all(
+            parse_fast.fast_nodes(str(run), run.line, nodes, mentioned, is_global)  # type: ignore[arg-type]
+            for run in runs
+        )
         declared = {node.name for node in nodes}
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
@@ -320,13 +323,13 @@ def _expected(names: set[str]) -> str:
 
 
 @functools.cache
-def _parser(strict: bool) -> Lark:
+def _parser(strict: bool, fast: bool) -> Lark:
     grammar = resources.files("linter.topology").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
         grammar,
         parser="lalr",
         lexer=_LineLexer,
-        transformer=_Builder(strict),
+        transformer=_Builder(strict, fast),
         # Each model object records the line and column of its token (or of its node inside a
         # run). No tree is built, so Lark's own position tracking would only add work.
         propagate_positions=False,
@@ -342,6 +345,18 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
     ``strict=False`` keeps ``-->``/``<--`` names that no node of the sub-topology declares
     (the AK 4.4 CLI formatter's samples have them) instead of rejecting them.
     """
+    text = _normalized(text, path)
+    model = parse_fast.read(text, path)  # real output, as Kafka prints it
+    return model if model is not None else _read(text, path, strict, fast=True)
+
+
+def parse_plain(text: str, path: str = "<text>", *, strict: bool = True) -> Description:
+    """What :func:`parse` gives, read by the grammar and the careful node reader alone, without
+    any fast path: the reference the fast path is held to."""
+    return _read(_normalized(text, path), path, strict, fast=False)
+
+
+def _normalized(text: str, path: str) -> str:
     nul = text.find("\x00")
     if nul >= 0:
         line, column = _line_column(text, nul)
@@ -350,17 +365,13 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
         text = " " + text[1:]  # a BOM that survived decoding; keep the columns
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+    return text
+
+
+def _read(text: str, path: str, strict: bool, fast: bool) -> Description:
     try:
         text, start, end = _bounds(text)
-        enabled = gc.isenabled()
-        # the model holds no reference cycles: the cycle collector, run again and again while
-        # tens of thousands of objects are made, would only add a third to the time
-        gc.disable()
-        try:
-            result = _parser(strict).parse(TextSlice(text, start, end))
-        finally:
-            if enabled:
-                gc.enable()
+        result = _parser(strict, fast).parse(TextSlice(text, start, end))
     except Located as error:
         raise TopologyParseError(
             path, error.line, error.column, error.expected, error.found
