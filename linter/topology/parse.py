@@ -121,11 +121,12 @@ class _Builder(Transformer[Token, Description]):
         nodes: list[Node] = []
         mentioned: set[str] = set()
         runs = children[1:]
+        names: list[str] = []
         fast = self.fast and all(
-            parse_fast.fast_nodes(str(run), run.line, nodes, mentioned, is_global)  # type: ignore[arg-type]
+            parse_fast.fast_nodes(str(run), run.line, nodes, names, mentioned, is_global)  # type: ignore[arg-type]
             for run in runs
         )
-        declared = {node.name for node in nodes}
+        declared = set(names)
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
             raws = [raw for run in runs for raw in parse_nodes.split_run(run)]

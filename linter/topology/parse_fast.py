@@ -88,19 +88,25 @@ _TWINS = _twins()
 
 
 def fast_nodes(
-    text: str, line: int, nodes: list[Node], mentioned: set[str], bare_topics: bool = False
+    text: str,
+    line: int,
+    nodes: list[Node],
+    names: list[str],
+    mentioned: set[str],
+    bare_topics: bool = False,
 ) -> bool:
     """Build the nodes of a run of nodes (``text``, whole lines from line ``line`` on) in one
-    pass when all of them are real output, byte for byte, and collect the names their lists
-    mention (the caller checks them against the block). False when a node needs the careful
-    path (``nodes`` then holds a partial result), and for a Source without brackets where
-    ``bare_topics`` says its payload may be a topic list (a global store's)."""
+    pass when all of them are real output, byte for byte, with their names, and collect the
+    names their lists mention (the caller checks them against the block). False when a node
+    needs the careful path (``nodes`` then holds a partial result), and for a Source without
+    brackets where ``bare_topics`` says its payload may be a topic list (a global store's)."""
     found = _NODES.findall(text)
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
     if text.count("(") != len(found) or text[-1:] != "\n" or _TWINS is None:
         return False
     twin_position, twin_processor, twin_source, twin_sink = _TWINS
     append = nodes.append
+    named = names.append
     empty = EMPTY
     # A `-->`/`<--` list as a set, one set per distinct list: in a chain, a node's successors
     # and the next node's predecessors print the same name. Sharing the immutable set halves
@@ -146,6 +152,7 @@ def fast_nodes(
             node.position = position
             node.kind = "processor"
             node.__class__ = Processor
+            named(name)
         elif source:
             line += 2
             after = known(source_list)
@@ -168,6 +175,7 @@ def fast_nodes(
             node.position = position
             node.kind = "source"
             node.__class__ = Source
+            named(source)
         else:
             line += 2
             before = known(sink_list)
@@ -186,6 +194,7 @@ def fast_nodes(
             node.position = position
             node.kind = "sink"
             node.__class__ = Sink
+            named(sink)
         append(node)
     mentioned.update(*sets.values())
     # findall skips what does not match, and every match is whole lines: the nodes cover the
@@ -195,7 +204,7 @@ def fast_nodes(
 
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
-    Lark path reads it). ``text`` has LF line ends and no BOM."""
+    Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
     if _TWINS is None:
         return None
     start = len(text) - len(text.lstrip("\n"))
@@ -213,26 +222,23 @@ def read(text: str, path: str) -> Description | None:
         pos, line = header.end(), line + 1
         subs: list[Subtopology] = []
         ids: set[int] = set()
-        names: set[str] = set()
-        count = 0
+        names: list[str] = []
         while pos < end:
             block = _SUBTOPOLOGY.match(text, pos)
             if block is None:
                 break
             run_end = _RUN_END.search(text, block.end() - 1)
             stop = end if run_end is None else run_end.start() + 1
-            sub = _block(text, block, stop, line)
+            sub = _block(text, block, stop, line, names)
             if sub is None or sub.id in ids:
                 return None
             ids.add(sub.id)
             subs.append(sub)
-            names.update(node.name for node in sub.nodes)
-            count += len(sub.nodes)
             line += text.count("\n", pos, stop)
             pos = stop
             while text.startswith("\n", pos):  # empty lines between blocks
                 pos, line = pos + 1, line + 1
-        if len(names) != count:
+        if len(subs) > 1 and len(set(names)) != len(names):
             return None  # a node name twice in the topology: the Lark path says where
         position = Position(topology_line, 1)
         topologies.append(Topology(tuple(subs), header[1], position, "describe"))
@@ -241,9 +247,12 @@ def read(text: str, path: str) -> Description | None:
     return Description(tuple(topologies), path)
 
 
-def _block(text: str, header: re.Match[str], stop: int, line: int) -> Subtopology | None:
+def _block(
+    text: str, header: re.Match[str], stop: int, line: int, names: list[str]
+) -> Subtopology | None:
     """The sub-topology whose header is ``header`` (on line ``line``), its nodes up to
-    ``stop``; None when anything in it is not plain real output."""
+    ``stop`` (their names added to ``names``); None when anything in it is not plain real
+    output."""
     number = int(header[2])
     if number > _MAX_ID:
         return None
@@ -251,9 +260,10 @@ def _block(text: str, header: re.Match[str], stop: int, line: int) -> Subtopolog
     nodes: list[Node] = []
     mentioned: set[str] = set()
     run = text[header.end() : stop]
-    if not run or not fast_nodes(run, line + 1, nodes, mentioned, is_global):
+    first = len(names)
+    if not run or not fast_nodes(run, line + 1, nodes, names, mentioned, is_global):
         return None
-    declared = {node.name for node in nodes}
+    declared = set(names[first:])
     if not mentioned <= declared or len(declared) != len(nodes):
         return None
     if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
