@@ -78,7 +78,8 @@ class _Node:
 
     def ask(self, request: dict[str, object]) -> float:
         """Send one request, wait for its answer (0 for ``texts``)."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
