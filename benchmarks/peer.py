@@ -7,7 +7,9 @@ script: run in a fresh ``vm`` context, its function declarations are made before
 statement reaches for the page (``window``) and stops; the driver below then calls the
 function. Node times its calls, Python times its own: each in CPU time of its process, in rounds
 of at least a few milliseconds, the two runtimes taking turns round by round so that both see
-the same machine; the best round of each counts.
+the same machine; the best round of each counts. Node runs with ``--single-threaded``: V8's
+background compiler and collector threads would otherwise keep working while Python's round
+runs, on the same cores (the JIT has compiled the function before timing starts).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class _Node:
         if node is None:
             sys.exit("--peer needs node on the PATH")
         self.process = subprocess.Popen(
-            [node, "-e", _DRIVER, str(main_js)],
+            [node, "--single-threaded", "-e", _DRIVER, str(main_js)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
