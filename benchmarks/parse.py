@@ -1,6 +1,6 @@
 """Throughput of the describe() parser, next to ``str.splitlines()`` on the same text.
 
-    python benchmarks/parse.py [--repeat 25] [--nodes 5000] [--lark]
+    python benchmarks/parse.py [--repeat 25] [--nodes 5000] [--lark] [--peer PATH/main.js]
 
 Inputs are generated here (deterministic): a corpus-like topology of about 40 nodes (three
 sub-topologies joined by a repartition topic, stores, a global store) and a synthetic one of
@@ -10,6 +10,13 @@ at most 30 on the 5,000-node input). ``--lark`` adds, for reference, Lark alone 
 on the same grammar with one token per node, with Lark's own lexer and with lark-cython.
 Times are CPU time of this process, best of ``--repeat`` rounds, with the garbage collector on
 (real use) and off (``timeit``'s default).
+
+``--peer`` also times the de-facto peer, the ``convertTopoToDot`` line-regex parser of the
+kafka-streams-viz web page (zz85/kafka-streams-viz ``main.js``, read from the given path at run
+time), in node on the same two inputs in the same run: the rounds of both alternate, each
+runtime times its own calls (CPU time of its process), best of ``--repeat``, and the ratio is
+printed. The peer only turns lines into DOT text; ksafe's parse builds the full typed model
+with positions, garbage collector on.
 """
 
 from __future__ import annotations
@@ -101,8 +108,7 @@ def best_seconds(calls: dict[str, Callable[[], object]], repeat: int) -> dict[st
     shared), the calls measured in turn in every round so that they see the same machine.
 
     A name ending in ``[no gc]`` runs with the garbage collector off (``timeit``'s default);
-    the others with it on, as in real use (the parser pauses it while it builds the model, but
-    the objects it made are scanned afterwards). Rounds are short: long rounds of
+    the others with it on, as in real use. Rounds are short: long rounds of
     ``splitlines`` churn memory and make it look slower than it is, flattering the ratio.
     """
     timers = {
@@ -190,6 +196,9 @@ def main() -> int:
     options.add_argument("--repeat", type=int, default=25)
     options.add_argument("--nodes", type=int, default=5000)
     options.add_argument("--lark", action="store_true", help="also time Lark alone, for reference")
+    options.add_argument(
+        "--peer", type=Path, help="kafka-streams-viz main.js: time its convertTopoToDot in node too"
+    )
     args = options.parse_args()
     print(f"python {sys.version.split()[0]}; best of {args.repeat} rounds")
     small, big = generate(40, seed=3), generate(args.nodes, seed=5)
@@ -199,6 +208,11 @@ def main() -> int:
     if args.lark:
         lark_only(big, split_s, args.repeat)
     print(f"target ratio <= 30 on the big input (gc on): {'met' if ratio <= 30 else 'NOT met'}")
+    if args.peer:
+        from peer import versus_peer
+
+        inputs = {"corpus-like": small, f"synthetic ({args.nodes})": big}
+        versus_peer(args.peer, inputs, args.repeat)
     return 0
 
 

@@ -11,11 +11,13 @@ from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from linter.topology import naming
-from linter.topology.model import Description, Node, Sink, Source, Subtopology
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology
 
 How: TypeAlias = Literal["name", "index", "structure", "owner", "content", "nodes"]
 TopicRole: TypeAlias = Literal["source", "pattern", "sink", "repartition", "global"]
 Key: TypeAlias = tuple[str, str]  # (topology name or "", node/store/topic name)
+EMPTY: frozenset[str] = frozenset()
+EMPTY_KEYS: frozenset[Key] = frozenset()
 
 
 class Change(StrEnum):
@@ -131,17 +133,6 @@ class Side:
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
 
 
-def _patterns(sub: Subtopology) -> frozenset[str]:
-    """Source patterns: printed bare, or a bracketed "topic" no topic name can be."""
-    out: set[str] = set()
-    for n in sub.nodes:
-        if isinstance(n, Source):
-            if n.pattern is not None:
-                out.add(n.pattern)
-            out |= {t for t in n.topics if not naming.is_topic_name(t)}
-    return frozenset(out)
-
-
 def index(desc: Description, names: Mapping[int, str | None]) -> Side:
     nodes: dict[Key, NodeInfo] = {}
     succ: dict[Key, frozenset[Key]] = {}
@@ -156,42 +147,10 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         t = tname or ""
         # The parser shares one set between a node's successors and the next node's
         # predecessors (and between nodes with the same neighbours): key each set once.
-        keyed: dict[frozenset[str], frozenset[Key]] = {}
+        keyed: dict[frozenset[str], frozenset[Key]] = {EMPTY: EMPTY_KEYS}
         for sub in topology.subtopologies:
-            for node in sub.nodes:
-                info = NodeInfo(tname, sub.id, sub.is_global, node)
-                name = node.name
-                key = (t, name)
-                nodes[key] = info
-                generated[key] = naming.generated(name)
-                succ[key] = _keys(keyed, t, node.successors)
-                pred[key] = _keys(keyed, t, node.predecessors)
-                for store in node.stores:
-                    owners[(t, store)].append(info)
-                if isinstance(node, Source):
-                    for topic in node.topics:
-                        role: TopicRole = "global" if sub.is_global else (
-                            "repartition" if naming.is_internal_topic(topic) else "source"
-                        )
-                        if role == "source" and not naming.is_topic_name(topic):
-                            role = "pattern"
-                        topic_nodes[(t, role, topic)].append(info)
-                    if node.pattern is not None:
-                        topic_nodes[(t, "pattern", node.pattern)].append(info)
-                elif isinstance(node, Sink) and node.topic is not None:
-                    internal = naming.is_internal_topic(node.topic)
-                    topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
-                    writers_of[(t, node.topic)].append(key)
-            subs[(t, str(sub.id))] = SubtopologyInfo(
-                topology=tname,
-                id=sub.id,
-                is_global=sub.is_global,
-                nodes=frozenset([n.name for n in sub.nodes]),
-                stores=sub.stores,
-                source_topics=frozenset(t for t in sub.source_topics if naming.is_topic_name(t)),
-                sink_topics=sub.sink_topics,
-                line=sub.position.line or None,
-                patterns=_patterns(sub),
+            subs[(t, str(sub.id))] = _index_subtopology(
+                sub, t, tname, nodes, succ, pred, owners, topic_nodes, writers_of, generated, keyed
             )
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
@@ -218,6 +177,86 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         )
         topics[info_t.key] = info_t
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+
+
+def _index_subtopology(
+    sub: Subtopology,
+    t: str,
+    tname: str | None,
+    nodes: dict[Key, NodeInfo],
+    succ: dict[Key, frozenset[Key]],
+    pred: dict[Key, frozenset[Key]],
+    owners: dict[Key, list[NodeInfo]],
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]],
+    writers_of: dict[tuple[str, str], list[Key]],
+    generated: dict[Key, naming.GeneratedName | None],
+    keyed: dict[frozenset[str], frozenset[Key]],
+) -> SubtopologyInfo:
+    """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
+    over the nodes collects what the summary needs as well."""
+    is_global, sub_id = sub.is_global, sub.id
+    # Listed in the order the model's own properties meet them, so that the sets come out as
+    # those would (set iteration order follows insertion order).
+    node_names: list[str] = []
+    stores: list[str] = []
+    read: list[str] = []
+    written: list[str] = []
+    patterns = False
+    recognise = naming.generated
+    for node in sub.nodes:
+        info = NodeInfo(tname, sub_id, is_global, node)
+        name = node.name
+        node_names.append(name)
+        key = (t, name)
+        nodes[key] = info
+        generated[key] = recognise(name)
+        succ[key] = _keys(keyed, t, node.successors)
+        pred[key] = _keys(keyed, t, node.predecessors)
+        if isinstance(node, Processor):
+            for store in node.stores:
+                stores.append(store)
+                owners[(t, store)].append(info)
+        elif isinstance(node, Source):
+            for topic in node.topics:
+                read.append(topic)
+                role: TopicRole = "global" if is_global else (
+                    "repartition" if naming.is_internal_topic(topic) else "source"
+                )
+                if not naming.is_topic_name(topic):
+                    patterns = True
+                    if role == "source":
+                        role = "pattern"
+                topic_nodes[(t, role, topic)].append(info)
+            if node.pattern is not None:
+                patterns = True
+                topic_nodes[(t, "pattern", node.pattern)].append(info)
+        elif node.topic is not None:
+            written.append(node.topic)
+            internal = naming.is_internal_topic(node.topic)
+            topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
+            writers_of[(t, node.topic)].append(key)
+    return SubtopologyInfo(
+        topology=tname,
+        id=sub_id,
+        is_global=is_global,
+        nodes=frozenset(node_names),
+        stores=frozenset(stores),
+        source_topics=frozenset(t for t in frozenset(read) if naming.is_topic_name(t)),
+        sink_topics=frozenset(written),
+        line=sub.position.line or None,
+        patterns=_patterns(sub) if patterns else EMPTY,
+    )
+
+
+def _patterns(sub: Subtopology) -> frozenset[str]:
+    """Source patterns: printed bare, or a bracketed "topic" no topic name can be."""
+    out: set[str] = set()
+    for n in sub.nodes:
+        if isinstance(n, Source):
+            if n.pattern is not None:
+                out.add(n.pattern)
+            out |= {t for t in n.topics if not naming.is_topic_name(t)}
+    return frozenset(out)
 
 
 def _keys(

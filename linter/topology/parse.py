@@ -1,12 +1,16 @@
 """describe() text -> :class:`~linter.topology.model.Description`.
 
-``grammar.lark`` (Lark, LALR) gives the structure: headers, sub-topology blocks, the AK 1.0
-sections. Its terminals are whole lines, and a block's nodes (node lines with their ``-->`` /
-``<--`` lines) are one token, so the parser handles a few tokens per sub-topology. A small
-lexer drives the grammar's terminals as one regex over the text, the transformer runs inside the
-parser (``transformer=``, no tree), and :mod:`linter.topology.parse_nodes` reads the node runs:
-one regex for all nodes of a block in real output, a careful path for anything hand-edited,
-which also explains errors. Every model object records the line and column where it starts.
+Real output, as Kafka prints it, is read by :mod:`linter.topology.parse_fast` without Lark.
+Everything else goes through ``grammar.lark`` (Lark, LALR), which gives the structure:
+headers, sub-topology blocks, the AK 1.0 sections. Its terminals are whole lines, and a block's
+nodes (node lines with their ``-->`` / ``<--`` lines) are one token, so the parser handles a few
+tokens per sub-topology. The lexer (:mod:`linter.topology.parse_lexer`) drives the grammar's
+terminals as one regex over the text, the transformer runs inside the parser
+(``transformer=``, no tree), and a node run is read by the fast path's node reader when it is
+real output, else by :mod:`linter.topology.parse_nodes`, which tolerates anything hand-edited
+and explains errors. :func:`parse_plain` is that grammar path with no fast path at all: the
+reference a property test holds the fast path to. Every model object records the line and
+column where it starts.
 
 Tolerated besides real output of AK 1.0 - 4.4: text around the description (a log prefix on
 the header line, log lines before and after it), a prefix pasted on every line (a log's
@@ -22,22 +26,18 @@ from __future__ import annotations
 
 import codecs
 import functools
-import gc
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer
-from lark.common import LexerConf
 from lark.exceptions import UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer, LexerState
 from lark.utils import TextSlice
 
 from linter.inputs import label, read_bytes
-from linter.topology import margin, parse_nodes
+from linter.topology import margin, parse_fast, parse_nodes
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
@@ -48,9 +48,10 @@ from linter.topology.model import (
     Subtopology,
     Topology,
 )
+from linter.topology.parse_lexer import TERMINALS, LineLexer, expected_text
 from linter.topology.parse_nodes import EMPTY, TOPIC_LIST, Located, as_set, quote
 
-__all__ = ["TopologyParseError", "decode", "parse", "parse_file"]
+__all__ = ["TopologyParseError", "decode", "parse", "parse_file", "parse_plain"]
 
 _GLOBAL_SUFFIX = "for global store (will not generate tasks)"
 # describe() prints the id of a sub-topology, a Java int
@@ -63,35 +64,6 @@ _SUBTOPOLOGY_ID = re.compile(r"Sub-topology:[ \t]*([0-9]+)")
 _COLON_LINE = re.compile(r"^[^\n]*:[ \t]*$", re.MULTILINE)
 # ...or, pasted without its header, the first `Sub-topology:` line (possibly behind a prefix).
 _HEADLESS = re.compile(r"^[^\n]*?(?<![\w-])Sub-topology:[ \t]*[0-9]", re.MULTILINE)
-# Where it ends: a line in column 1 without a keyword (a log line), if no description follows.
-_FOREIGN = re.compile(
-    r"(?![ \t\n]|Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)"
-)
-# An indented line that is no part of a description (a stack trace's `\tat ...` frames): the
-# end of it only behind a blank line, where a description ends; inside one it is an error.
-_INDENTED_FOREIGN = re.compile(
-    r"[ \t]+(?!Topolog|Sub-topolog|Source:|Processor:|Sink:|-->|<--|Global|none)[^ \t\n]"
-)
-_CONTENT = re.compile(r"^[ \t]*(?:Sub-topology:|Source:|Processor:|Sink:|-->|<--)", re.MULTILINE)
-
-# What each terminal is, in error messages ("expected ... but found ...").
-_TERMINALS = {
-    "NODES": "a node line (`Source:`, `Processor:` or `Sink:`)",
-    "SUBTOPOLOGY": "`Sub-topology: <id>`",
-    "TOPOLOGIES": "`Topologies:`",
-    "NAMED_TOPOLOGY": "`Topology: <name>:`",
-    "LEGACY_TOPOLOGY": "`Sub-topologies:`",
-    "GLOBAL_STORES": "`Global Stores:`",
-    "GLOBAL_STORE": "`GlobalStore: <source> (topic: <t>) --> <processor> (store: <s>)`",
-    "NONE": "`none`",
-    "$END": "the end of the text",
-}
-
-
-# The end of a run of nodes: the first line that is neither a node line nor an arrow line.
-_RUN_END = re.compile(r"\n(?![ \t]*(?:Source:|Processor:|Sink:|-->|<--))")
-
-
 # --- structure ---------------------------------------------------------------------------------
 
 
@@ -104,9 +76,10 @@ def _position(token: Token) -> Position:
 class _Builder(Transformer[Token, Description]):
     """The parser's callbacks: they build the model while parsing."""
 
-    def __init__(self, strict: bool):
+    def __init__(self, strict: bool, fast: bool):
         super().__init__(visit_tokens=False)
         self.strict = strict
+        self.fast = fast
 
     def block(self, children: list[Token]) -> Subtopology:
         header = children[0]
@@ -121,8 +94,12 @@ class _Builder(Transformer[Token, Description]):
         nodes: list[Node] = []
         mentioned: set[str] = set()
         runs = children[1:]
-        fast = all(parse_nodes.fast_nodes(run, nodes, mentioned, is_global) for run in runs)
-        declared = {node.name for node in nodes}
+        names: list[str] = []
+        fast = self.fast and all(
+            parse_fast.fast_nodes(str(run), run.line, nodes, names, mentioned, is_global)  # type: ignore[arg-type]
+            for run in runs
+        )
+        declared = set(names)
         if not fast or not mentioned <= declared or len(declared) != len(nodes):
             # the careful path: hand-edited text, names with `, `, bare topics, or an error
             raws = [raw for run in runs for raw in parse_nodes.split_run(run)]
@@ -221,7 +198,7 @@ def _legacy_global_store(token: Token) -> Subtopology:
     text = " ".join(part.strip(" \t") for part in token.split("\n") if part.strip(" \t"))
     match = _LEGACY_GLOBAL.fullmatch(text)
     if match is None:
-        raise Located(position.line, position.column, _TERMINALS["GLOBAL_STORE"], quote(text))
+        raise Located(position.line, position.column, TERMINALS["GLOBAL_STORE"], quote(text))
     source, processor = match["source"], match["processor"]
     nodes: tuple[Node, ...] = (
         Source(source, frozenset({match["topic"]}), None, frozenset({processor}), position),
@@ -230,103 +207,17 @@ def _legacy_global_store(token: Token) -> Subtopology:
     return Subtopology(-1, frozenset(nodes), True, position)
 
 
-# --- lexer and parser --------------------------------------------------------------------------
-
-
-class _LineLexer(Lexer):
-    """The grammar's terminals as one regex driven over the text, one Token per match.
-
-    Lark's own lexer does the same with more bookkeeping per token; with terminals that are
-    whole lines or node runs a tight loop is enough, and it can name what the parser expected
-    when a line fits no terminal.
-    """
-
-    __future_interface__ = 2  # receive the text slice and the parser state
-
-    def __init__(self, conf: LexerConf):
-        self.ignore = frozenset(conf.ignore)
-        patterns = {t.name: t.pattern.to_regexp() for t in conf.terminals}
-        # NODES is NODE+. Matching it line by line is most of the lexing time, so match one
-        # NODE and extend the token to the end of the run with one search: the same text.
-        nodes = patterns.get("NODES", "")
-        self.extend_runs = nodes.startswith("(?:") and nodes.endswith(")+")
-        if self.extend_runs:
-            patterns["NODES"] = nodes[:-1]
-        self.regex = re.compile("|".join(f"(?P<{name}>{p})" for name, p in patterns.items()))
-
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        text_slice = lexer_state.text
-        text, pos, end = text_slice.text, text_slice.start, text_slice.end
-        assert isinstance(text, str)
-        line = text.count("\n", 0, pos) + 1
-        line_start = text.rfind("\n", 0, pos) + 1
-        match = self.regex.match
-        ignore = self.ignore
-        extend_runs = self.extend_runs
-        while pos < end:
-            found = match(text, pos, end)
-            if found is None:
-                foreign = pos == line_start and (
-                    _FOREIGN.match(text, pos)
-                    or (_INDENTED_FOREIGN.match(text, pos) and _behind_blank(text, pos))
-                )
-                if foreign and not _CONTENT.search(text, pos):
-                    # a log line after the description: the end of it, unless what follows
-                    # still looks like a description (behind a prefix, say)
-                    where = f"after the end of the description (at line {line})"
-                    margin.reject_stray(text, pos, len(text), where)
-                    return
-                line_end = text.find("\n", pos, end)
-                rest = text[pos : end if line_end < 0 else line_end]
-                stripped = rest.lstrip(" \t")
-                column = pos - line_start + 1 + len(rest) - len(stripped)
-                expected = _expected(_acceptable(parser_state))
-                raise Located(line, column, expected, "an unknown line " + quote(stripped))
-            kind = found.lastgroup
-            stop = found.end()
-            if kind == "NODES" and extend_runs and text[stop - 1] == "\n" and stop < end:
-                run_end = _RUN_END.search(text, stop - 1, end)
-                stop = end if run_end is None else run_end.start() + 1
-            value = text[pos:stop]
-            if kind not in ignore:
-                yield Token(kind, value, pos, line, pos - line_start + 1)  # type: ignore[arg-type]
-            newlines = value.count("\n")
-            if newlines:
-                line += newlines
-                line_start = pos + value.rfind("\n") + 1
-            pos = stop
-
-
-def _behind_blank(text: str, line_start: int) -> bool:
-    """Whether the line before the one starting at ``line_start`` is blank (or there is none)."""
-    if line_start == 0:
-        return True
-    before = text.rfind("\n", 0, line_start - 1) + 1
-    return not text[before : line_start - 1].strip(" \t\r")
-
-
-def _acceptable(parser_state: Any) -> set[str]:
-    try:
-        return set(parser_state.parse_conf.parse_table.states[parser_state.position])
-    except (AttributeError, KeyError, TypeError):  # pragma: no cover - Lark internals moved
-        return set(_TERMINALS)
-
-
-def _expected(names: set[str]) -> str:
-    ordered = [text for key, text in _TERMINALS.items() if key in names]
-    if not ordered:
-        return "the end of the text"
-    return ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + " or " + ordered[-1]
+# --- parser ------------------------------------------------------------------------------------
 
 
 @functools.cache
-def _parser(strict: bool) -> Lark:
+def _parser(strict: bool, fast: bool) -> Lark:
     grammar = resources.files("linter.topology").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
         grammar,
         parser="lalr",
-        lexer=_LineLexer,
-        transformer=_Builder(strict),
+        lexer=LineLexer,
+        transformer=_Builder(strict, fast),
         # Each model object records the line and column of its token (or of its node inside a
         # run). No tree is built, so Lark's own position tracking would only add work.
         propagate_positions=False,
@@ -342,6 +233,18 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
     ``strict=False`` keeps ``-->``/``<--`` names that no node of the sub-topology declares
     (the AK 4.4 CLI formatter's samples have them) instead of rejecting them.
     """
+    text = _normalized(text, path)
+    model = parse_fast.read(text, path)  # real output, as Kafka prints it
+    return model if model is not None else _read(text, path, strict, fast=True)
+
+
+def parse_plain(text: str, path: str = "<text>", *, strict: bool = True) -> Description:
+    """What :func:`parse` gives, read by the grammar and the careful node reader alone, without
+    any fast path: the reference the fast path is held to."""
+    return _read(_normalized(text, path), path, strict, fast=False)
+
+
+def _normalized(text: str, path: str) -> str:
     nul = text.find("\x00")
     if nul >= 0:
         line, column = _line_column(text, nul)
@@ -350,17 +253,13 @@ def parse(text: str, path: str = "<text>", *, strict: bool = True) -> Descriptio
         text = " " + text[1:]  # a BOM that survived decoding; keep the columns
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+    return text
+
+
+def _read(text: str, path: str, strict: bool, fast: bool) -> Description:
     try:
         text, start, end = _bounds(text)
-        enabled = gc.isenabled()
-        # the model holds no reference cycles: the cycle collector, run again and again while
-        # tens of thousands of objects are made, would find nothing to collect
-        gc.disable()
-        try:
-            result = _parser(strict).parse(TextSlice(text, start, end))
-        finally:
-            if enabled:
-                gc.enable()
+        result = _parser(strict, fast).parse(TextSlice(text, start, end))
     except Located as error:
         raise TopologyParseError(
             path, error.line, error.column, error.expected, error.found
@@ -460,7 +359,7 @@ def _start(text: str) -> tuple[int, int]:
 
 
 def _lark_error(error: UnexpectedInput, text: str, path: str) -> TopologyParseError:
-    expected = _expected(set(getattr(error, "expected", ()) or ()))
+    expected = expected_text(set(getattr(error, "expected", ()) or ()))
     if isinstance(error, UnexpectedToken) and error.token.type != "$END":
         position = _position(error.token)
         first = str(error.token).split("\n", 1)[0].strip(" \t")

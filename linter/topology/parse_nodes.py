@@ -1,18 +1,14 @@
 """Node text -> model nodes: the part of the describe() parser that reads node lines.
 
-A NODES token (consecutive nodes of a sub-topology) is read by :func:`fast_nodes` when it is
-real output byte for byte (one regex for all its nodes), else cut node by node by
-:func:`split_run` and built by :func:`build`, which tolerate hand-edited spacing and inline
-arrows, resolve neighbour names that contain ``, `` and explain what is wrong. Both read a
-node the same way (a test holds them to it). Used by :mod:`linter.topology.parse` only.
+A NODES token (consecutive nodes of a sub-topology) that is not real output byte for byte
+(:mod:`linter.topology.parse_fast` reads those) is cut node by node by :func:`split_run` and
+built by :func:`build`, which tolerate hand-edited spacing and inline arrows, resolve neighbour
+names that contain ``, `` and explain what is wrong. Used by :mod:`linter.topology.parse` only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import fields
-from typing import Any
 
 from lark import Token
 
@@ -42,21 +38,6 @@ def quote(text: str, limit: int = 60) -> str:
 # once per node on the hot path.
 Raw = tuple[str, str, str, str, str | None, str | None, Position, str]
 
-# Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
-# space-indented, each kind with its payload keyword and its arrow lines. Anything else does not
-# match, and the careful path reads the block. One alternative per kind: the regex checks what
-# each kind must look like, so the loop over the nodes of a large topology only builds them.
-# Anchored at line starts: unanchored, findall retried at every `Source:` inside one long line,
-# each try scanning to the line's end: quadratic in the line's length.
-_NAME = r"([^\s(](?:[^(\n]*[^\s(])?)"
-_LIST = r"(\S(?:.*\S)?)"
-_FAST_NODES = re.compile(
-    r"^( *)(?:"
-    rf"Processor: {_NAME} \(stores: \[(.*)\]\)\n *--> {_LIST}\n *<-- {_LIST}\n"
-    rf"|Source: {_NAME} \(topics: (.*)\)\n *--> {_LIST}\n"
-    rf"|Sink: {_NAME} \((topic|extractor class): (.*)\)\n *<-- {_LIST}\n)",
-    re.MULTILINE,
-)
 _ONE_NODE = re.compile(
     r"[ \t]*(?:Source|Processor|Sink):.*(?:\n|\Z)(?:[ \t]*(?:-->|<--).*(?:\n|\Z))*"
 )
@@ -65,142 +46,6 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "Processor": ("(stores:",),
     "Sink": ("(topic:", "(extractor class:"),
 }
-
-
-def _slot_setters() -> tuple[Callable[[Any, Any], None], ...] | None:
-    """Setters of the slots of Position, Processor, Source and Sink, in this order, for building
-    them without ``__init__``.
-
-    A frozen dataclass's ``__init__`` sets every field through ``object.__setattr__``; setting
-    the slots directly makes the same object with less work, which matters for the many
-    nodes of a large topology. Only while the classes are what this code expects (a test
-    compares such objects with constructed ones); otherwise the careful path constructs them.
-    """
-    expected: dict[type, tuple[str, ...]] = {
-        Position: ("line", "column"),
-        Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
-        Source: ("name", "topics", "pattern", "successors", "position", "kind"),
-        Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
-    }
-    for cls, names in expected.items():
-        if tuple(f.name for f in fields(cls)) != names or hasattr(cls, "__post_init__"):
-            return None
-    descriptors = [getattr(cls, name) for cls, names in expected.items() for name in names]
-    if not all(type(d).__name__ == "member_descriptor" for d in descriptors):
-        return None
-    return tuple(descriptor.__set__ for descriptor in descriptors)
-
-
-_SETTERS = _slot_setters()
-
-
-def fast_nodes(
-    token: Token, nodes: list[Node], mentioned: set[str], bare_topics: bool = False
-) -> bool:
-    """Build the nodes of a NODES token in one pass when all of them are real output, byte for
-    byte, and collect the names their lists mention (the caller checks them against the block).
-    False when a node needs the careful path (``nodes`` then holds a partial result), and for a
-    Source without brackets where ``bare_topics`` says its payload may be a topic list (a global
-    store's, see :func:`build`)."""
-    text = str(token)
-    found = _FAST_NODES.findall(text)
-    # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
-    if text.count("(") != len(found) or text[-1:] != "\n" or _SETTERS is None:
-        return False
-    new = object.__new__
-    set_line, set_column = _SETTERS[:2]
-    set_name, set_stores, set_after, set_before, set_at, set_kind = _SETTERS[2:8]
-    src_name, src_topics, src_pattern, src_after, src_at, src_kind = _SETTERS[8:14]
-    sink_name, sink_topic, sink_extractor, sink_before, sink_at, sink_kind = _SETTERS[14:]
-    append = nodes.append
-    empty = EMPTY
-    # A `-->`/`<--` list as a set, one set per distinct list: in a chain, a node's successors
-    # and the next node's predecessors print the same name. Sharing the immutable set halves
-    # the sets made (and the objects the cycle collector scans afterwards).
-    sets: dict[str, frozenset[str]] = {"none": empty}
-    known = sets.get
-    first: int = token.line  # type: ignore[assignment]
-    line = first
-    for (
-        indent,
-        name,
-        stores,
-        successors,
-        predecessors,
-        source,
-        topics,
-        source_list,
-        sink,
-        keyword,
-        target,
-        sink_list,
-    ) in found:
-        position = new(Position)
-        set_line(position, line)
-        set_column(position, len(indent) + 1)
-        if name:
-            line += 3
-            after = known(successors)
-            if after is None:
-                after = sets[successors] = frozenset(successors.split(", "))
-            before = known(predecessors)
-            if before is None:
-                before = sets[predecessors] = frozenset(predecessors.split(", "))
-            store_set = frozenset(stores.split(", ")) if stores else empty
-            if "" in store_set:
-                return False  # an empty item: the careful path reports it
-            processor = new(Processor)
-            set_name(processor, name)
-            set_stores(processor, store_set)
-            set_after(processor, after)
-            set_before(processor, before)
-            set_at(processor, position)
-            set_kind(processor, "processor")
-            append(processor)
-        elif source:
-            line += 2
-            after = known(source_list)
-            if after is None:
-                after = sets[source_list] = frozenset(source_list.split(", "))
-            source_node = new(Source)
-            src_name(source_node, source)
-            if topics[:1] == "[" and topics[-1:] == "]":
-                topic_set = as_set(topics[1:-1])
-                if "" in topic_set:
-                    return False
-                src_topics(source_node, topic_set)
-                src_pattern(source_node, None)
-            elif bare_topics:
-                return False
-            else:
-                src_topics(source_node, empty)
-                src_pattern(source_node, topics)
-            src_after(source_node, after)
-            src_at(source_node, position)
-            src_kind(source_node, "source")
-            append(source_node)
-        else:
-            line += 2
-            before = known(sink_list)
-            if before is None:
-                before = sets[sink_list] = frozenset(sink_list.split(", "))
-            sink_node = new(Sink)
-            sink_name(sink_node, sink)
-            if keyword == "topic":
-                # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                sink_topic(sink_node, None if target == "null" else target)
-                sink_extractor(sink_node, None)
-            else:
-                sink_topic(sink_node, None)
-                sink_extractor(sink_node, target)
-            sink_before(sink_node, before)
-            sink_at(sink_node, position)
-            sink_kind(sink_node, "sink")
-            append(sink_node)
-    mentioned.update(*sets.values())
-    # findall skips what does not match, and every match is whole lines: the nodes cover the
-    # token only if they account for all its lines.
-    return line - first == text.count("\n")
 
 
 def split_run(token: Token) -> list[Raw]:

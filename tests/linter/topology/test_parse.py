@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from linter.topology.model import Description, Processor, Sink, Source, Topology
-from linter.topology.parse import parse, parse_file
+from linter.topology.parse import decode, parse, parse_file, parse_plain
 from linter.topology.render import to_jsonable
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "topology"
@@ -247,17 +247,16 @@ def test_bom_in_a_str_is_ignored() -> None:
     assert parse("\ufeff" + text) == parse(text)
 
 
-def test_fast_and_careful_paths_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real output is read by one regex per node and objects built without ``__init__``; the
-    careful path reads everything else. Both must give the same models, positions included."""
-    from linter.topology import parse_nodes
-
+def test_fast_and_careful_paths_read_the_same() -> None:
+    """Real output is read by the fast path (one regex per block, objects built without
+    ``__init__``); the grammar and the careful node reader read everything. Both must give the
+    same models, positions included."""
     paths = sorted(VARIANTS.glob("*.txt"))
-    fast = [to_jsonable(parse_file(path)) for path in paths]
     fast_models = [parse_file(path) for path in paths]
-    monkeypatch.setattr(parse_nodes, "fast_nodes", lambda *_: False)
-    careful_models = [parse_file(path) for path in paths]
-    assert [to_jsonable(model) for model in careful_models] == fast
+    careful_models = [parse_plain(decode(path.read_bytes()), str(path)) for path in paths]
+    assert [to_jsonable(model) for model in careful_models] == [
+        to_jsonable(model) for model in fast_models
+    ]
     assert careful_models == fast_models
     assert [hash(m) for m in careful_models] == [hash(m) for m in fast_models]
     assert [repr(m) for m in careful_models] == [repr(m) for m in fast_models]

@@ -1,0 +1,198 @@
+"""The fast path (``parse_fast``) and the plain reader (the grammar and the careful node reader,
+``parse_plain``) give the same model for every text, positions included; where the plain reader
+rejects a text, ``parse`` rejects it with the same message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from linter.topology import parse_fast
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology, Topology
+from linter.topology.parse import TopologyParseError, decode, parse, parse_plain
+from linter.topology.render import render, to_jsonable
+from tests.conftest import FIXTURES, TOPOLOGY_CORPUS, corpus_files, corpus_text
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def outcome(read: object, text: str) -> tuple[str, object]:
+    """What a reader makes of ``text``: its model as JSON data (positions included) with the
+    model itself, or its error message."""
+    try:
+        model = read(text, "t.txt")  # type: ignore[operator]
+    except TopologyParseError as error:
+        return "error", str(error)
+    assert isinstance(model, Description)
+    return "model", (to_jsonable(model), model, hash(model), repr(model))
+
+
+def assert_same_reading(text: str) -> None:
+    assert outcome(parse, text) == outcome(parse_plain, text)
+    if any(c in text for c in "\x00\r\ufeff"):
+        return  # parse() replaces or rejects these before either reader sees the text
+    fast = parse_fast.read(text, "t.txt")
+    if fast is not None:  # what the fast path reads, the plain reader reads the same way
+        assert outcome(lambda *_: fast, text) == outcome(parse_plain, text)
+
+
+# --- generated describe() texts ------------------------------------------------------------------
+
+GENERATED = [f"KSTREAM-{op}-{i:010d}" for i, op in enumerate(("SOURCE", "MAP", "SINK", "FILTER"))]
+# Names Kafka allows (any string): separators and brackets of the format among them.
+NAMES = st.one_of(
+    st.sampled_from([*GENERATED, "orders", "audit-peek", "a", "b"]),
+    st.lists(
+        st.sampled_from([*"abAB09-_.", " ", ", ", "(", ")", "[", "]", ":", "-->", "\t"]),
+        min_size=1,
+        max_size=8,
+    ).map("".join),
+)
+TOPICS = st.frozensets(st.one_of(st.sampled_from(["t", "in", "out-x", "null"]), NAMES), max_size=3)
+
+
+@st.composite
+def subtopology(draw: st.DrawFn, sub_id: int, is_global: bool) -> Subtopology:
+    any_kinds = st.lists(st.sampled_from(["source", "processor", "sink"]), min_size=1, max_size=6)
+    kinds = ["source", "processor"] if is_global else draw(any_kinds)
+    names = draw(st.lists(NAMES, min_size=len(kinds), max_size=len(kinds), unique=True))
+    neighbours = st.frozensets(st.sampled_from([*names, "elsewhere"]), max_size=3)
+    nodes: list[Node] = []
+    for kind, name in zip(kinds, names, strict=True):
+        if kind == "source":
+            pattern = draw(st.one_of(st.none(), st.sampled_from(["topic-.*", "a|b", "x"])))
+            topics = frozenset() if pattern is not None else draw(TOPICS)
+            nodes.append(Source(name, topics, pattern, draw(neighbours)))
+        elif kind == "processor":
+            stores = draw(st.frozensets(NAMES, max_size=2))
+            nodes.append(Processor(name, stores, draw(neighbours), draw(neighbours)))
+        else:
+            extractor = draw(st.one_of(st.none(), st.just("com.example.Extractor")))
+            topic = None if extractor else draw(st.one_of(st.none(), NAMES))
+            nodes.append(Sink(name, topic, extractor, draw(neighbours)))
+    return Subtopology(sub_id, frozenset(nodes), is_global)
+
+
+@st.composite
+def description(draw: st.DrawFn) -> Description:
+    topologies = []
+    count = draw(st.integers(1, 2))
+    for index in range(count):
+        flags = draw(st.lists(st.booleans(), min_size=0, max_size=4))
+        ids = draw(st.lists(st.integers(0, 12), min_size=len(flags), max_size=len(flags)))
+        subs = tuple(draw(subtopology(i, g)) for i, g in zip(ids, flags, strict=True))
+        name = draw(NAMES) if count > 1 or draw(st.booleans()) else None
+        topologies.append(Topology(subs, name if count == 1 else f"{name}{index}"))
+    return Description(tuple(topologies))
+
+
+def edited(text: str, edit: str, at: int) -> str:
+    """``text`` with one of the edits a person (or a log) makes to a pasted description."""
+    lines = text.split("\n")
+    at %= len(lines)
+    if edit == "no final newline":
+        return text.rstrip("\n")
+    if edit == "leading newlines":
+        return "\n\n" + text
+    if edit == "tab indent":
+        lines[at] = "\t" + lines[at].lstrip(" ")
+    elif edit == "trailing space":
+        lines[at] += " "
+    elif edit == "blank line":
+        lines.insert(at, "")
+    elif edit == "spaced blank line":
+        lines.insert(at, "  ")
+    elif edit == "deeper indent":
+        lines[at] = "  " + lines[at]
+    elif edit == "log line":
+        lines.insert(at, "INFO something happened")
+    return "\n".join(lines)
+
+
+EDITS = st.sampled_from(
+    ["none", "no final newline", "leading newlines", "tab indent", "trailing space",
+     "blank line", "spaced blank line", "deeper indent", "log line"]
+)  # fmt: skip
+
+
+@SETTINGS
+@given(description(), EDITS, st.integers(0, 200))
+def test_generated_texts_read_the_same(model: Description, edit: str, at: int) -> None:
+    assert_same_reading(edited(render(model), edit, at))
+
+
+@SETTINGS
+@given(description())
+def test_real_output_takes_the_fast_path(model: Description) -> None:
+    """Plain names (no separator or bracket of the format in them) and every neighbour declared:
+    the fast path reads the rendered text itself, and reads it as the plain reader does."""
+    text = render(model)
+    plain = "".join(node.name for _, _, node in model.nodes())
+    try:
+        expected = parse_plain(text)
+    except TopologyParseError:
+        return
+    if any(c in plain for c in "(),[]:\t ") or any(
+        item != item.strip() or "(" in item or ", " in item or not item
+        for _, _, node in model.nodes()
+        for item in (*node.stores, *getattr(node, "topics", ()))
+    ):
+        return
+    fast = parse_fast.read(text, "<text>")
+    declared_everywhere = all(
+        (node.successors | node.predecessors) <= {n.name for n in sub.nodes}
+        for topology in model.topologies
+        for sub in topology.subtopologies
+        for node in sub.nodes
+    )
+    ids_unique = all(  # and no empty topology (describe() prints its header with a space)
+        0 < len({s.id for s in t.subtopologies}) == len(t.subtopologies) for t in model.topologies
+    )
+    if declared_everywhere and ids_unique and model.topologies[0].name != "Topologies":
+        assert fast is not None
+    if fast is not None:
+        assert to_jsonable(fast) == to_jsonable(expected)
+
+
+# --- real texts ----------------------------------------------------------------------------------
+
+def _decoded(path: Path) -> str | None:
+    try:
+        return decode(path.read_bytes(), str(path))
+    except TopologyParseError:  # the fixtures of decoding errors: no text to read
+        return None
+
+
+FIXTURE_TEXTS = {
+    str(path.relative_to(FIXTURES)): text
+    for path in sorted(FIXTURES.rglob("*.txt"))
+    if "cluster" not in path.parts and (text := _decoded(path)) is not None
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURE_TEXTS))
+def test_fixtures_read_the_same(name: str) -> None:
+    assert_same_reading(FIXTURE_TEXTS[name])
+
+
+@pytest.mark.parametrize(
+    "path", corpus_files("topologies"), ids=lambda p: str(p.relative_to(TOPOLOGY_CORPUS))
+)
+def test_corpus_reads_the_same(path: Path) -> None:
+    assert_same_reading(corpus_text(path))
+
+
+def test_corpus_is_there(topology_corpus: Path) -> None:
+    """Without the corpus the parametrised test above has no cases; say so with a skip."""
+    assert corpus_files("topologies")
+
+
+def test_fast_path_reads_real_output() -> None:
+    """The fast path is taken on Kafka's own output (the test above would pass if it never
+    were)."""
+    for name in ("topology/variants/canonical.txt", "examples/orders-v1.txt"):
+        text = (FIXTURES / name).read_text(encoding="utf-8")
+        assert parse_fast.read(text, name) is not None, name
