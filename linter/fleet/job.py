@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from linter.api import Settings
@@ -33,6 +33,7 @@ from linter.fleet.lineage import (
     slice_rows,
     sliced_facts,
 )
+from linter.fleet.options import ScanOptions
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
 from rules.fleet.graph import PartitionChange
@@ -40,19 +41,6 @@ from rules.fleet.graph import PartitionChange
 if TYPE_CHECKING:
     from pyspark import RDD
     from pyspark.sql import DataFrame, SparkSession
-
-
-@dataclass(frozen=True)
-class ScanOptions:
-    input: str
-    out: str
-    input_format: str = "auto"
-    partitions: int | None = None  # shuffle partitions; None: 4 x default parallelism
-    changes: tuple[PartitionChange, ...] = ()
-    plan: str | None = None
-    settings: Settings = field(default_factory=Settings)
-    top: int = 50  # worst apps / risky edges kept in the JSON summary and the dashboard
-    progress: bool = True
 
 
 # --- input -------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from linter.fleet.options import ScanOptions
+
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
-
-    from linter.fleet.job import ScanOptions
 
 FINDINGS, APPS, LINEAGE = "findings.parquet", "apps.parquet", "lineage.parquet"
 SUMMARY, DASHBOARD = "summary.json", "dashboard.html"
