@@ -150,6 +150,40 @@ def test_spark_matches_the_single_process_scan(
     )
 
 
+def test_the_local_engine_writes_the_same_tables_and_summary(
+    scanned: tuple[Path, Any, dict[str, Any]], tmp_path: Path
+) -> None:
+    """``--engine local`` (no Spark) on the same fleet: the same rows and column types in every
+    table, the same ``summary.json`` and dashboard bytes, the same exit code."""
+    import pyarrow.parquet as pq
+
+    out, spark_result, _ = scanned
+    result = CliRunner().invoke(ksafe, [
+        "fleet", "scan", str(FLEET / "small"), "--out", str(tmp_path), "--quiet",
+        "--format", "json", "--engine", "local",
+        "--plan", str(FLEET / "plan-add-partitions.yaml"),
+        "--snapshot", str(FLEET / "snapshot.yaml"),
+    ])  # fmt: skip
+    assert (result.exit_code, result.stdout) == (spark_result.exit_code, spark_result.stdout)
+    for name in ("findings.parquet", "apps.parquet", "lineage.parquet"):
+        ours, theirs = pq.read_table(tmp_path / name), pq.read_table(out / name)
+        assert ours.schema.names == theirs.schema.names, name
+        assert [f.type for f in ours.schema] == [f.type for f in theirs.schema], name
+        assert ours.to_pylist() == theirs.to_pylist(), name
+    for name in ("summary.json", "dashboard.html"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_the_local_engine_reads_only_a_local_directory_tree(tmp_path: Path) -> None:
+    table = tmp_path / "fleet.jsonl"
+    table.write_text("", encoding="utf-8")
+    argv = ["fleet", "scan", str(table), "--out", str(tmp_path / "out"), "--engine", "local"]
+    result = CliRunner().invoke(ksafe, argv)
+    assert (result.exit_code, result.output) == (2, "ksafe: --engine local reads a local "
+                                                 "directory tree; use --engine spark for this "
+                                                 "input\n")  # fmt: skip
+
+
 def test_outputs_exist_and_dashboard_is_self_contained(
     scanned: tuple[Path, Any, dict[str, Any]],
 ) -> None:
