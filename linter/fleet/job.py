@@ -7,6 +7,8 @@ counts, histograms and top-N lists: tables go from the executors straight to ``-
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -18,10 +20,8 @@ from linter.api import Settings
 from linter.fleet.inputs import (
     COLUMNS,
     TABLE_SCHEMA,
-    assemble,
     detect_format,
     local_path,
-    split_path,
     version_of,
 )
 from linter.fleet.jsonrows import json_row, utf8_problem
@@ -46,18 +46,6 @@ if TYPE_CHECKING:
 # --- input -------------------------------------------------------------------------------------
 
 
-def _dir_app(item: tuple[str, Iterable[tuple[str, str, str]]]) -> tuple[str, list[Version]]:
-    app_id, files = item
-    return app_id, assemble(app_id, files)
-
-
-def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str, str]]]:
-    path, text = item
-    where = split_path(path)
-    if where is not None:
-        yield where[0], (where[1], text, _shown(path))
-
-
 def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:
     """``(app_id, [Version, ...])`` per app, from any of the three input shapes."""
     kind = detect_format(path, fmt)
@@ -69,9 +57,10 @@ def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> 
         return spark.sparkContext.parallelize(listed, max(1, min(partitions, len(listed)))).map(
             read_app
         )
-    if kind == "dir":  # another filesystem: Hadoop's reader, which lists only non-empty dirs
-        files = spark.sparkContext.wholeTextFiles(path.rstrip("/") + "/*/*", partitions)
-        return files.flatMap(_dir_file).groupByKey(partitions).map(_dir_app)
+    if kind == "dir":  # another filesystem: listed and read through Hadoop, as bounded
+        from linter.fleet.remote import read_tree
+
+        return read_tree(spark, path, partitions)
     from pyspark.sql import functions as F
 
     # Grouped by the JVM (no Python pickling in the shuffle); Python gets one row per app.
@@ -217,6 +206,37 @@ def slices(parts: DataFrame) -> DataFrame:
     return parts.groupBy("key").agg(F.collect_list(app).alias("apps"))
 
 
+# Input bytes per partition, when the input is local and its size known: a describe() text is a
+# few kilobytes (less compressed in Parquet), so a partition holds tens of apps or more, enough
+# work to pay for its tasks; a fleet of a few apps runs one task per stage, not 4 x cores.
+BYTES_PER_PARTITION = 128 * 1024
+
+
+def sized_partitions(path: str, cores: int) -> int:
+    """The scan's partitions: 4 x cores (every core busy, and stragglers evened out), or fewer
+    for a small local input (one per :data:`BYTES_PER_PARTITION`)."""
+    most = max(4, cores * 4)
+    local = local_path(path)
+    if local is None:
+        return most
+    return max(1, min(most, _input_bytes(local) // BYTES_PER_PARTITION + 1))
+
+
+def _input_bytes(path: str) -> int:
+    """The regular files' bytes under ``path`` (a FIFO or a link is not followed)."""
+    try:
+        if not os.path.isdir(path):
+            return os.stat(path).st_size
+        total = 0
+        for folder, _, files in os.walk(path):
+            for name in files:
+                info = os.lstat(os.path.join(folder, name))
+                total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+        return total
+    except OSError:
+        return 0
+
+
 @dataclass
 class ScanResult:
     """What comes back to the driver: counts and short lists only."""
@@ -228,7 +248,7 @@ class ScanResult:
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
     started = time.monotonic()
     sc = spark.sparkContext
-    partitions = options.partitions or max(4, sc.defaultParallelism * 4)
+    partitions = options.partitions or sized_partitions(options.input, sc.defaultParallelism)
     # Descriptions are small for their CPU cost: keep every partition, so every core has work.
     # (Set for this scan only: the session may be the caller's.)
     conf = {
