@@ -135,7 +135,8 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
                                                  F.lit(f" is not a {kind_of}"))))  # fmt: skip
     for c in ("description", "properties"):
         if c in df.columns and df.schema[c].dataType.simpleString() == "string":
-            check = F.udf(lambda data, c=c: utf8_problem(data, f"column {c}"), "string")
+            check = F.udf(lambda data, c=c: utf8_problem(data, f"column {c}"), "string",
+                          useArrow=False)  # one row at a time: Arrow only adds a conversion
             problems.append(F.when(~F.is_valid_utf8(c), check(F.col(c).cast("binary"))))
     problem = F.concat_ws("; ", *problems) if problems else F.lit("")
     return df.select(*columns, source, problem.alias(PROBLEM))
