@@ -73,7 +73,8 @@ def scan_command(
     from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
     from linter.fleet.inputs import detect_format, input_problem, local_path, unread_files
-    from linter.fleet.job import ScanOptions, run_scan
+    from linter.fleet.job import run_scan
+    from linter.fleet.options import ScanOptions
 
     ctx = click.get_current_context()
     if snapshot and not plan:

@@ -122,7 +122,7 @@ def summarize(
         key = (f.rule, f.name, f.severity, f.check)
         per_rule[key] += 1
         acked[key] += f.acknowledged is not None
-    histogram = sorted(
+    histogram: list[dict[str, Any]] = sorted(
         ({"rule": k[0], "name": k[1], "severity": k[2], "check": k[3], "count": n,
           "acknowledged": acked[k]} for k, n in per_rule.items()),
         key=lambda r: (-r["count"], r["rule"], r["severity"], r["check"], r["name"]),

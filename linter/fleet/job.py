@@ -60,7 +60,8 @@ def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> 
     if kind == "dir":  # another filesystem: listed and read through Hadoop, as bounded
         from linter.fleet.remote import read_tree
 
-        return read_tree(spark, path, partitions)
+        tree: RDD[Any] = read_tree(spark, path, partitions)
+        return tree
     from pyspark.sql import functions as F
 
     # Grouped by the JVM (no Python pickling in the shuffle); Python gets one row per app.

@@ -147,7 +147,7 @@ def read_tree(spark: Any, root: str, partitions: int) -> Any:
 
 def _cogrouped(item: tuple[str, tuple[Iterable[Any], Iterable[Any]]]) -> tuple[str, list[Version]]:
     app_id, (listed, read) = item
-    entries = next(iter(listed), [])
+    entries: list[tuple[str, str, str | None]] = next(iter(listed), [])
     return _app(app_id, entries, read)
 
 
