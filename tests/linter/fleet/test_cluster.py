@@ -112,14 +112,14 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pat
             "--port", str(port), "--webui-port", str(_free_port()),
         ], _env(tmp), tmp / "master.log")  # fmt: skip
         daemons.append(master)
-        master.wait_for(f"Starting Spark master at {url}", 180)
+        master.wait_for(f"Starting Spark master at {url}", 300)
         worker = _Daemon("worker", [
             "org.apache.spark.deploy.worker.Worker", url, "--host", "127.0.0.1",
             "--cores", "1", "--memory", "1g", "--webui-port", str(_free_port()),
             "--work-dir", str(tmp / "work"),
         ], _env(tmp, PYTHONPATH=str(decoy)), tmp / "worker.log")  # fmt: skip
         daemons.append(worker)
-        worker.wait_for(REGISTERED, 180)
+        worker.wait_for(REGISTERED, 300)
         yield url, tmp
     finally:
         for daemon in reversed(daemons):
@@ -133,7 +133,7 @@ def _scan(
             "--plan", str(FLEET / "plan-add-partitions.yaml"),
             "--snapshot", str(FLEET / "snapshot.yaml")]  # fmt: skip
     return subprocess.run([*argv, *args], env=env, cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, check=False)  # fmt: skip
+                          timeout=1200, check=False)  # fmt: skip
 
 
 def _tables(out: Path) -> dict[str, Any]:
