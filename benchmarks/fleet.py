@@ -8,19 +8,18 @@ Builds synthetic fleets from the shapes of the real describe() texts in
 renamed, an output topic renamed, or a ``selectKey`` before a sink. Every app has ``v1``
 (deployed) and ``v2``. Sizes are counted in descriptions (2 per app).
 
-For each size it writes the fleet as one Parquet file, then times (1) the single-process loop
-(:func:`linter.fleet.local.scan_fleet`, reading the same Parquet with pyarrow) and (2) the Spark
-scan (:func:`linter.fleet.job.run_scan`, writing every output), and prints both and their ratio.
-Both sides read the same Parquet, run the same per-app library code and judge the same lineage
-graph, and both write the findings, apps and lineage tables (sorted Parquet; Spark also writes its
-JSON summary and dashboard). Spark's start-up is timed once, apart, and shown added to each Spark
-run; the first size also pays the JVM's warm-up. First of all, before this benchmark starts Spark,
-the largest size is scanned by a fresh ``python -m linter.fleet scan`` process, timed from start
-to exit: what a user waits for. Last, the middle size is scanned by one single-process loop alone
-and by two side by side: how much slower a process runs when it shares the machine, and so the
-most that two Spark workers could gain over one process.
+For each size it writes the fleet as one Parquet file. First, before this benchmark starts a
+JVM, fresh ``python -m linter.fleet scan`` processes are timed from start to exit (what a user
+waits for): a 4-app directory tree on Spark and with ``--engine local``, and the largest size on
+Spark. Then the single-process loop (:func:`linter.fleet.local.scan_fleet`, reading the same
+Parquet with pyarrow and writing the same three sorted tables) gives one app's check in
+milliseconds, and the Spark scan (:func:`linter.fleet.job.run_scan`, every output written) runs
+each size on ``local[1]`` and on ``--master``, each in a session of its own whose start-up is
+timed apart. Last, the smallest size is scanned by one single-process loop alone and by two side
+by side: how much slower a process runs when it shares the machine, and so the most that two
+Spark workers could gain over one process. It ends with one line per figure of the fleet table.
 
-    python benchmarks/fleet.py [--sizes 1000,10000,20000] [--master local[2]] [--seed 7]
+    python benchmarks/fleet.py [--sizes 2000,20000] [--master local[2]] [--seed 7]
 """
 
 from __future__ import annotations
@@ -253,18 +252,29 @@ def single_process(path: Path, out: Path) -> float:
     return time.perf_counter() - started
 
 
-def fresh_command(path: Path, out: Path, master: str, partitions: int | None) -> float:
+def fresh_command(path: Path, out: Path, *options: str) -> float:
     """Wall time of a fresh ``python -m linter.fleet scan`` on ``path``: interpreter, JVM and
-    Spark start-up, the cold first query, every output written, the process gone."""
+    Spark start-up (none with ``--engine local``), the cold first query, every output written,
+    the process gone."""
     import subprocess
 
     argv = [sys.executable, "-m", "linter.fleet", "scan", str(path), "--out", str(out),
-            "--master", master, "--quiet", "--fail-on", "never"]  # fmt: skip
-    if partitions:
-        argv += ["--partitions", str(partitions)]
+            "--quiet", "--fail-on", "never", *options]  # fmt: skip
     started = time.perf_counter()
     subprocess.run(argv, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
+
+
+def write_tree(rows: list[dict[str, object]], root: Path) -> None:
+    """The fleet as a directory tree ``<app>/<version>.txt`` (+ properties, DEPLOYED)."""
+    for row in rows:
+        app = root / str(row["app_id"])
+        app.mkdir(parents=True, exist_ok=True)
+        (app / f"{row['version']}.txt").write_text(str(row["description"]), encoding="utf-8")
+        (app / f"{row['version']}.properties").write_text(str(row["properties"]),
+                                                          encoding="utf-8")  # fmt: skip
+        if row["deployed"]:
+            (app / "DEPLOYED").write_text(f"{row['version']}\n", encoding="utf-8")
 
 
 def side_by_side(path: Path, out: Path, rounds: int = 2) -> tuple[float, float]:
@@ -286,73 +296,97 @@ def side_by_side(path: Path, out: Path, rounds: int = 2) -> tuple[float, float]:
     return sum(alone) / rounds, sum(together) / rounds
 
 
+def spark_runs(
+    master: str, fleets: dict[int, tuple[Path, int, int]], tmp: Path, partitions: int | None
+) -> tuple[float, dict[int, float]]:
+    """Spark's start-up on ``master``, then one scan per size in that session (seconds)."""
+    from linter.fleet.environment import session
+    from linter.fleet.job import ScanOptions, run_scan
+
+    started = time.perf_counter()
+    spark = session(master, "ksafe fleet benchmark")
+    startup = time.perf_counter() - started
+    times = {}
+    for size, (path, apps, _) in fleets.items():
+        t0 = time.perf_counter()
+        options = ScanOptions(input=str(path), out=str(tmp / f"out-{master}-{size}"),
+                              partitions=partitions, progress=False)  # fmt: skip
+        summary = run_scan(spark, options, lambda _: None).summary
+        times[size] = time.perf_counter() - t0
+        assert summary["apps_in"] == apps, summary
+    spark.stop()
+    return startup, times
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--single"]:  # one side of side_by_side(): print the wall time only
         print(single_process(Path(sys.argv[2]), Path(sys.argv[3])))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", default="1000,10000,20000")
+    parser.add_argument("--sizes", default="2000,20000")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--partitions", type=int, default=None)
-    parser.add_argument(
-        "--no-fresh",
-        action="store_true",
-        help="skip the fresh `python -m linter.fleet scan` of the largest size",
-    )
+    parser.add_argument("--no-fresh", action="store_true",
+                        help="skip the fresh `python -m linter.fleet scan` runs")
+    parser.add_argument("--no-side-by-side", action="store_true",
+                        help="skip the two single-process loops side by side")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"the corpus is not at {CORPUS}")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     shapes = corpus_shapes()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    largest = sizes[-1]
     print(f"{len(shapes)} corpus shapes; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}")
+    rows: list[tuple[str, str]] = []
 
-    from linter.fleet.environment import session
-    from linter.fleet.job import ScanOptions, run_scan
-
-    with tempfile.TemporaryDirectory(prefix="ksafe-fleet-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="ksafe-fleet-bench-") as tmp_name:
+        tmp = Path(tmp_name)
         fleets = {}
         for size in sizes:
-            rows = list(fleet(size, args.seed, shapes))
-            nodes = sum(len(_NODE_LINE.findall(str(r["description"]))) for r in rows[::2])
-            fleets[size] = Path(tmp) / f"fleet-{size}.parquet", len(rows) // 2, nodes
-            write_parquet(rows, fleets[size][0])
+            table = list(fleet(size, args.seed, shapes))
+            nodes = sum(len(_NODE_LINE.findall(str(r["description"]))) for r in table[::2])
+            fleets[size] = tmp / f"fleet-{size}.parquet", len(table) // 2, nodes
+            write_parquet(table, fleets[size][0])
+        write_tree(list(fleet(8, args.seed, shapes)), tmp / "four-apps")
         if not args.no_fresh:
             # First, while no other JVM or worker of this benchmark is alive.
-            size = max(sizes)
-            fresh = fresh_command(fleets[size][0], Path(tmp) / "fresh", args.master,
-                                  args.partitions)  # fmt: skip
-            print(f"fresh `python -m linter.fleet scan` of {size} descriptions ({args.master}), "
-                  f"start to exit: {fresh:.1f} s; load {os.getloadavg()[0]:.1f}")  # fmt: skip
+            small = fresh_command(tmp / "four-apps", tmp / "fresh-4", "--master", args.master)
+            local = fresh_command(tmp / "four-apps", tmp / "fresh-4l", "--engine", "local")
+            rows.append(("fresh scan of a 4-app fleet (start to exit)",
+                         f"{small:.1f} s on Spark {args.master}; {local:.1f} s --engine local"))
+            more = ("--partitions", str(args.partitions)) if args.partitions else ()
+            big = fresh_command(fleets[largest][0], tmp / "fresh", "--master", args.master, *more)
+            rows.append((f"fresh scan of {fleets[largest][1]} apps ({largest} descriptions), "
+                         f"{args.master}", f"{big:.1f} s"))  # fmt: skip
+        loop = {size: single_process(path, tmp / f"single-{size}")
+                for size, (path, _, _) in fleets.items()}  # fmt: skip
+        for size, (_, apps, nodes) in fleets.items():
+            rows.append((f"single-process loop, one app's check ({nodes // max(apps, 1)} "
+                         f"nodes/app, {size} descriptions)",
+                         f"{1000 * loop[size] / apps:.2f} ms ({loop[size]:.1f} s)"))
+        masters = dict.fromkeys(["local[1]", args.master])
+        spark = {m: spark_runs(m, fleets, tmp, args.partitions) for m in masters}
+        for master, (startup, times) in spark.items():
+            for size in sizes:
+                rows.append((f"Spark {master} on {size} descriptions (session start-up "
+                             f"{startup:.1f} s apart)", f"{times[size]:.1f} s, "
+                             f"{times[size] / loop[size]:.2f}x the loop"))  # fmt: skip
+        one, two = spark["local[1]"][1][largest], spark[args.master][1][largest]
+        rows.append((f"{args.master} vs local[1] on {largest} descriptions",
+                     f"{one / two:.2f}x faster"))  # fmt: skip
+        if not args.no_side_by_side:
+            alone, together = side_by_side(fleets[sizes[0]][0], tmp)
+            slower = together / alone
+            rows.append((f"two single-process loops side by side ({sizes[0]} descriptions)",
+                         f"{alone:.1f} s alone, {together:.1f} s each beside another: at most "
+                         f"{2 / slower:.2f}x from two cores, whatever Spark does"))  # fmt: skip
+    width = max(len(what) for what, _ in rows)
+    print(f"load {os.getloadavg()[0]:.1f} at the end")
+    for what, figure in rows:
+        print(f"{what:<{width}}  {figure}")
 
-        started = time.perf_counter()
-        spark = session(args.master, "ksafe fleet benchmark")
-        startup = time.perf_counter() - started
-        print(f"Spark start-up ({args.master}): {startup:.1f} s")
-        header = f"{'descriptions':>12} {'apps':>6} {'nodes/app':>9} {'single s':>9} " \
-                 f"{'spark s':>8} {'ratio':>6} {'spark+start s':>13}"  # fmt: skip
-        print(header)
-        for size in sizes:
-            path, apps, nodes = fleets[size]
-            local_s = single_process(path, Path(tmp) / f"single-{size}")
-            t0 = time.perf_counter()
-            options = ScanOptions(input=str(path), out=str(Path(tmp) / f"out-{size}"),
-                                  partitions=args.partitions, progress=False)  # fmt: skip
-            summary = run_scan(spark, options, lambda _: None).summary
-            spark_s = time.perf_counter() - t0
-            assert summary["apps_in"] == apps, summary
-            with_start = spark_s + startup  # start-up + a scan in a session that has run before
-            print(f"{size:>12} {apps:>6} {nodes // max(apps, 1):>9} {local_s:>9.1f} "
-                  f"{spark_s:>8.1f} {local_s / spark_s:>5.2f}x {with_start:>13.1f}",
-                  flush=True)  # fmt: skip
-        spark.stop()
-        size = sorted(sizes)[len(sizes) // 2]
-        alone, together = side_by_side(fleets[size][0], Path(tmp))
-        slower = together / alone
-        print(f"single process on {size} descriptions (mean of 2): {alone:.1f} s alone, "
-              f"{together:.1f} s with a second one beside it (x{slower:.2f}): at most "
-              f"{2 / slower:.2f}x from two cores, whatever Spark does")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -22,6 +24,10 @@ from linter.cli.common import (
     rule_options,
 )
 
+if TYPE_CHECKING:
+    from linter.fleet.options import ScanOptions
+    from rules.framework import Severity
+
 
 @click.group("fleet")
 def fleet_group() -> None:
@@ -35,6 +41,11 @@ def fleet_group() -> None:
 @click.option("--master", default=None,
               help="Spark master: local[N], spark://host:7077, yarn, k8s://... (default: "
               "local[*], or spark-submit's --master when run under spark-submit).")
+@click.option("--engine", type=click.Choice(["spark", "local"]), default="spark",
+              show_default=True,
+              help="spark: local[*] or --master. local: this process, no Spark (a local "
+              "directory tree; the same tables, for fleets small enough that Spark's start-up "
+              "is most of the wait).")
 @click.option("--input-format", type=click.Choice(["auto", "dir", "jsonl", "parquet"]),
               default="auto", show_default=True,
               help="dir: <app_id>/<version>.txt (+ .properties, DEPLOYED); jsonl; parquet.")
@@ -53,7 +64,7 @@ def fleet_group() -> None:
 @rule_options
 @config_option
 def scan_command(
-    input_path: str, out: str, master: str | None, input_format: str, plan: str | None,
+    input_path: str, out: str, master: str | None, engine: str, input_format: str, plan: str | None,
     snapshot: str | None, partitions: int | None, top: int, fmt: str, quiet: bool,
     fail_on: str | None, config_path: Path | None,
 ) -> None:  # fmt: skip
@@ -64,7 +75,8 @@ def scan_command(
     from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
     from linter.fleet.inputs import detect_format, input_problem, local_path, unread_files
-    from linter.fleet.job import ScanOptions, run_scan
+    from linter.fleet.job import run_scan
+    from linter.fleet.options import ScanOptions
 
     ctx = click.get_current_context()
     if snapshot and not plan:
@@ -99,6 +111,14 @@ def scan_command(
             _say(f"ksafe fleet: {message}", err=True)
 
     started = time.monotonic()
+    if engine == "local":
+        try:
+            summary = _local_scan(options, kind, log)
+        except (OSError, ValueError) as error:  # an unwritable --out, a table pyarrow refuses
+            _say(f"ksafe: fleet scan of {input_path} failed: {_first_line(error)}", err=True)
+            ctx.exit(EXIT_USAGE)
+        log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
+        _finish(summary, fmt, severity)
     try:
         with scan_session(master) as spark:
             ready = time.monotonic() - started
@@ -110,8 +130,25 @@ def scan_command(
     except Exception as error:  # Spark's own errors (missing path, bad table) -> one line
         _say(f"ksafe: fleet scan of {input_path} failed: {_first_line(error)}", err=True)
         ctx.exit(EXIT_USAGE)
-    summary = result.summary
     log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
+    _finish(result.summary, fmt, severity)
+
+
+def _local_scan(options: ScanOptions, kind: str, log: Callable[[str], None]) -> dict[str, Any]:
+    from linter.fleet.inprocess import local_engine_problem, run_local
+    from linter.fleet.inputs import local_path
+
+    problem = local_engine_problem(kind, local_path(options.input))
+    if problem is not None:
+        _say(f"ksafe: {problem}", err=True)
+        click.get_current_context().exit(EXIT_USAGE)
+    log("engine: local (this process, no Spark)")
+    return run_local(options, log)
+
+
+def _finish(summary: dict[str, Any], fmt: str, severity: Severity | None) -> NoReturn:
+    """Print the summary and exit with the scan's code."""
+    ctx = click.get_current_context()
     if fmt == "json":
         sys.stdout.write(json.dumps(summary, indent=2, sort_keys=True, default=str) + "\n")
     else:

@@ -189,9 +189,12 @@ def scan_session(master: str | None = None) -> Iterator[SparkSession]:
     check_environment()
     from pyspark.sql import SparkSession
 
+    from linter.fleet.shipping import ship
+
     existing = SparkSession.getActiveSession()
     spark = existing if existing is not None else session(master, one_scan=True)
     try:
+        ship(spark)
         yield spark
     finally:
         if existing is None:

@@ -7,21 +7,21 @@ counts, histograms and top-N lists: tables go from the executors straight to ``-
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from linter.api import Settings
 from linter.fleet.inputs import (
     COLUMNS,
     TABLE_SCHEMA,
-    assemble,
     detect_format,
     local_path,
-    split_path,
     version_of,
 )
 from linter.fleet.jsonrows import json_row, utf8_problem
@@ -33,6 +33,7 @@ from linter.fleet.lineage import (
     slice_rows,
     sliced_facts,
 )
+from linter.fleet.options import ScanOptions
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
 from linter.lineage import PartitionChange
@@ -42,32 +43,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 
-@dataclass(frozen=True)
-class ScanOptions:
-    input: str
-    out: str
-    input_format: str = "auto"
-    partitions: int | None = None  # shuffle partitions; None: 4 x default parallelism
-    changes: tuple[PartitionChange, ...] = ()
-    plan: str | None = None
-    settings: Settings = field(default_factory=Settings)
-    top: int = 50  # worst apps / risky edges kept in the JSON summary and the dashboard
-    progress: bool = True
-
-
 # --- input -------------------------------------------------------------------------------------
-
-
-def _dir_app(item: tuple[str, Iterable[tuple[str, str, str]]]) -> tuple[str, list[Version]]:
-    app_id, files = item
-    return app_id, assemble(app_id, files)
-
-
-def _dir_file(item: tuple[str, str]) -> Iterator[tuple[str, tuple[str, str, str]]]:
-    path, text = item
-    where = split_path(path)
-    if where is not None:
-        yield where[0], (where[1], text, _shown(path))
 
 
 def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> RDD[Any]:
@@ -81,9 +57,11 @@ def read_versions(spark: SparkSession, path: str, fmt: str, partitions: int) -> 
         return spark.sparkContext.parallelize(listed, max(1, min(partitions, len(listed)))).map(
             read_app
         )
-    if kind == "dir":  # another filesystem: Hadoop's reader, which lists only non-empty dirs
-        files = spark.sparkContext.wholeTextFiles(path.rstrip("/") + "/*/*", partitions)
-        return files.flatMap(_dir_file).groupByKey(partitions).map(_dir_app)
+    if kind == "dir":  # another filesystem: listed and read through Hadoop, as bounded
+        from linter.fleet.remote import read_tree
+
+        tree: RDD[Any] = read_tree(spark, path, partitions)
+        return tree
     from pyspark.sql import functions as F
 
     # Grouped by the JVM (no Python pickling in the shuffle); Python gets one row per app.
@@ -158,7 +136,8 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
                                                  F.lit(f" is not a {kind_of}"))))  # fmt: skip
     for c in ("description", "properties"):
         if c in df.columns and df.schema[c].dataType.simpleString() == "string":
-            check = F.udf(lambda data, c=c: utf8_problem(data, f"column {c}"), "string")
+            check = F.udf(lambda data, c=c: utf8_problem(data, f"column {c}"), "string",
+                          useArrow=False)  # one row at a time: Arrow only adds a conversion
             problems.append(F.when(~F.is_valid_utf8(c), check(F.col(c).cast("binary"))))
     problem = F.concat_ws("; ", *problems) if problems else F.lit("")
     return df.select(*columns, source, problem.alias(PROBLEM))
@@ -229,6 +208,37 @@ def slices(parts: DataFrame) -> DataFrame:
     return parts.groupBy("key").agg(F.collect_list(app).alias("apps"))
 
 
+# Input bytes per partition, when the input is local and its size known: a describe() text is a
+# few kilobytes (less compressed in Parquet), so a partition holds tens of apps or more, enough
+# work to pay for its tasks; a fleet of a few apps runs one task per stage, not 4 x cores.
+BYTES_PER_PARTITION = 128 * 1024
+
+
+def sized_partitions(path: str, cores: int) -> int:
+    """The scan's partitions: 4 x cores (every core busy, and stragglers evened out), or fewer
+    for a small local input (one per :data:`BYTES_PER_PARTITION`)."""
+    most = max(4, cores * 4)
+    local = local_path(path)
+    if local is None:
+        return most
+    return max(1, min(most, _input_bytes(local) // BYTES_PER_PARTITION + 1))
+
+
+def _input_bytes(path: str) -> int:
+    """The regular files' bytes under ``path`` (a FIFO or a link is not followed)."""
+    try:
+        if not os.path.isdir(path):
+            return os.stat(path).st_size
+        total = 0
+        for folder, _, files in os.walk(path):
+            for name in files:
+                info = os.lstat(os.path.join(folder, name))
+                total += info.st_size if stat.S_ISREG(info.st_mode) else 0
+        return total
+    except OSError:
+        return 0
+
+
 @dataclass
 class ScanResult:
     """What comes back to the driver: counts and short lists only."""
@@ -240,7 +250,7 @@ class ScanResult:
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
     started = time.monotonic()
     sc = spark.sparkContext
-    partitions = options.partitions or max(4, sc.defaultParallelism * 4)
+    partitions = options.partitions or sized_partitions(options.input, sc.defaultParallelism)
     # Descriptions are small for their CPU cost: keep every partition, so every core has work.
     # (Set for this scan only: the session may be the caller's.)
     conf = {

@@ -20,7 +20,7 @@ from linter.fleet.scan import Version
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """The largest file of an app directory that is read (a describe() text is kilobytes)."""
 
-_KINDS = (
+KINDS = (
     (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"),
 )  # fmt: skip
@@ -71,12 +71,20 @@ def read_app(item: tuple[str, Iterable[str]]) -> tuple[str, list[Version]]:
             problems.append(problem)
         elif text is not None:
             files.append((name, text, path))
+    return app_id, app_versions(app_id, files, problems, hidden)
+
+
+def app_versions(
+    app_id: str, files: list[tuple[str, str, str]], problems: list[str], hidden: list[str]
+) -> list[Version]:
+    """An app directory's versions from the files read (``(name, text, path)``), what was wrong
+    with the others, and the hidden names passed over: every problem lands on the app."""
     if not files and not problems and hidden:
         problems.append(
             f"{app_id}/: only hidden files, which are not read: {', '.join(sorted(hidden))}"
         )
     if problems and not files:
-        return app_id, [Version(app_id, "", None, problem="; ".join(problems))]
+        return [Version(app_id, "", None, problem="; ".join(problems))]
     versions = assemble(app_id, files)
     if problems:
         first = versions[0]
@@ -86,7 +94,7 @@ def read_app(item: tuple[str, Iterable[str]]) -> tuple[str, list[Version]]:
             properties=first.properties, deployed=first.deployed, timestamp=first.timestamp,
             source=first.source, problem=joined,
         )  # fmt: skip
-    return app_id, versions
+    return versions
 
 
 def read_text(path: str) -> tuple[str | None, str | None]:
@@ -101,7 +109,7 @@ def read_text(path: str) -> tuple[str | None, str | None]:
     except OSError as error:
         return None, f"{path}: cannot be read: {error.strerror or error}"
     if not stat.S_ISREG(info.st_mode):
-        kind = next((what for test, what in _KINDS if test(info.st_mode)), "not a regular file")
+        kind = next((what for test, what in KINDS if test(info.st_mode)), "not a regular file")
         return None, f"{path}: not read: {kind}, not a regular file"
     if info.st_size > MAX_FILE_BYTES:
         return None, (
