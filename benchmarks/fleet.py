@@ -94,9 +94,8 @@ def transform(
 
     (top,) = d.topologies
     subs = tuple(
-        Subtopology(
-            id=sub.id + sub_offset, nodes=frozenset(map(node, sub.nodes)), is_global=sub.is_global
-        )
+        Subtopology(id=sub.id + sub_offset, nodes=frozenset(map(node, sub.nodes)),
+                    is_global=sub.is_global)
         for sub in top.subtopologies
     )
     return Description(topologies=(replace(top, subtopologies=subs),))
@@ -114,7 +113,6 @@ def shift_indices(by: int, at_least: int = 0) -> Callable[[str], str]:
 def join(a: Description, b: Description) -> Description:
     """``b``'s sub-topologies appended to ``a``'s, names made distinct."""
     offset = len(a.topologies[0].subtopologies)
-
     def apart(s: str) -> str:
         return shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b")
 
@@ -295,11 +293,8 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--partitions", type=int, default=None)
-    parser.add_argument(
-        "--no-fresh",
-        action="store_true",
-        help="skip the fresh `python -m linter.fleet scan` of the largest size",
-    )
+    parser.add_argument("--no-fresh", action="store_true",
+                        help="skip the fresh `python -m linter.fleet scan` of the largest size")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"the corpus is not at {CORPUS}")
@@ -353,7 +348,6 @@ def main() -> None:
         print(f"single process on {size} descriptions (mean of 2): {alone:.1f} s alone, "
               f"{together:.1f} s with a second one beside it (x{slower:.2f}): at most "
               f"{2 / slower:.2f}x from two cores, whatever Spark does")  # fmt: skip
-
 
 if __name__ == "__main__":
     main()
