@@ -44,17 +44,13 @@ def main(n: int) -> None:
         config = load_config(config_file)
         loaded = time.perf_counter() - start
         start = time.perf_counter()
-        report = finish(
-            "lint",
-            findings,
-            Settings(acknowledgements=config.settings.acknowledgements, today=date(2026, 1, 1)),
-        )
+        report = finish("lint", findings, Settings(
+            acknowledgements=config.settings.acknowledgements, today=date(2026, 1, 1)
+        ))
         applied = time.perf_counter() - start
     assert report.summary.acknowledged == n
-    print(
-        f"{n} acknowledgements: baseline written in {written:.2f} s, "
-        f"config loaded in {loaded:.2f} s, applied to {n} findings in {applied:.2f} s"
-    )
+    print(f"{n} acknowledgements: baseline written in {written:.2f} s, "
+          f"config loaded in {loaded:.2f} s, applied to {n} findings in {applied:.2f} s")
 
 
 if __name__ == "__main__":

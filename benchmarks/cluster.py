@@ -101,7 +101,7 @@ _PYCACHE = os.path.join(tempfile.gettempdir(), "ksafe-benchmark-pycache")
 
 def _child(argv: list[str]) -> tuple[float, float, float, int]:
     """Wall seconds, CPU seconds, peak resident MB and exit code of ``ksafe ARGV`` in a fresh
-    interpreter (``wait4`` gives this child's own resource usage, not the largest of all children)."""
+    interpreter (``wait4`` gives this child's own usage, not the largest of all children)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": _PYCACHE}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()

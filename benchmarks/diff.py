@@ -71,10 +71,8 @@ def pipeline(
     first.append(b.name("KSTREAM-KEY-SELECT-"))
     store = b.store("KSTREAM-AGGREGATE-")
     agg = b.name("KSTREAM-AGGREGATE-")
-    rsink, rfilter, rsource = (
-        b.name("KSTREAM-SINK-"),
-        b.name("KSTREAM-FILTER-"),
-        b.name("KSTREAM-SOURCE-"),
+    rsink, rfilter, rsource = b.name("KSTREAM-SINK-"), b.name("KSTREAM-FILTER-"), b.name(
+        "KSTREAM-SOURCE-"
     )
     topic = f"{store}-repartition"
     to_stream, mapv, sink = (
@@ -154,16 +152,13 @@ def main() -> None:
     chain_b, chain_a = stateful_chain(args.nodes, 0), stateful_chain(args.nodes, 1)
     chain = best_of(args.repeat, lambda: diff(chain_b, chain_a))
     print(f"nodes: {n_before} before, {n_after} after; stores: {len(result.stores.pairs)} matched")
-    print(
-        f"findings: {len(report.findings)} ({report.summary.errors} errors), "
-        f"verdict {report.verdict.value if report.verdict else '-'}"
-    )
+    print(f"findings: {len(report.findings)} ({report.summary.errors} errors), "
+          f"verdict {report.verdict.value if report.verdict else '-'}")
     print(f"matching (diff.diff), one filter inserted first: {match * 1000:.0f} ms")
     print(f"whole check (api.diff), one filter inserted first: {whole * 1000:.0f} ms")
     print(f"whole check (api.diff), identical versions: {same * 1000:.0f} ms")
-    print(
-        f"matching (diff.diff), a filter removed in every 7th pipeline: {scattered * 1000:.0f} ms"
-    )
+    print(f"matching (diff.diff), a filter removed in every 7th pipeline: "
+          f"{scattered * 1000:.0f} ms")
     print(f"matching (diff.diff), a chain of stateful processors shifted: {chain * 1000:.0f} ms")
 
 

@@ -93,9 +93,8 @@ def transform(
 
     (top,) = d.topologies
     subs = tuple(
-        Subtopology(
-            id=sub.id + sub_offset, nodes=frozenset(map(node, sub.nodes)), is_global=sub.is_global
-        )
+        Subtopology(id=sub.id + sub_offset, nodes=frozenset(map(node, sub.nodes)),
+                    is_global=sub.is_global)
         for sub in top.subtopologies
     )
     return Description(topologies=(replace(top, subtopologies=subs),))
@@ -113,7 +112,6 @@ def shift_indices(by: int, at_least: int = 0) -> Callable[[str], str]:
 def join(a: Description, b: Description) -> Description:
     """``b``'s sub-topologies appended to ``a``'s, names made distinct."""
     offset = len(a.topologies[0].subtopologies)
-
     def apart(s: str) -> str:
         return shift_indices(500)(s) + ("" if _INDEX.search(s) else "-b")
 
@@ -386,7 +384,6 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.1f} at the end")
     for what, figure in rows:
         print(f"{what:<{width}}  {figure}")
-
 
 
 if __name__ == "__main__":
