@@ -229,6 +229,34 @@ def changes(
     root = repo_root(here)
     commit = resolve(revision, root)
     head_commit = resolve(head, root) if head is not None else None
+    targets = _targets(paths, here, root, commit, head_commit)
+    untracked = (
+        _split_z(git(["ls-files", "-z", "--others", "--exclude-standard", "--",
+                      *sorted(targets)], root))
+        if head_commit is None and targets else []
+    )
+    renames = _renames(commit, root, head_commit, untracked)
+    sides = _Sides(
+        root, here, revision, commit, head, head_commit, renames,
+        renamed_from={old: new for new, old in renames.items()},
+        at_base=_files_at(commit, root, sorted(targets | set(renames.values()))),
+        at_head=(
+            _files_at(head_commit, root, sorted(targets | set(renames))) if head_commit else set()
+        ),
+    )
+    out: list[FileChange] = []
+    for rel in sorted(targets):
+        _check_inside(root, rel, sides.shown(rel))
+        change = sides.change(rel, targets)
+        if change is not None:
+            out.append(change)
+    return out
+
+
+def _targets(
+    paths: Sequence[str], here: Path, root: Path, commit: str, head_commit: str | None
+) -> set[str]:
+    """The repository-relative files ``paths`` stand for, at ``commit`` and at the head."""
 
     def now(rel: str) -> set[str]:
         if head_commit is None:
@@ -246,65 +274,67 @@ def changes(
             targets |= {f for f in found if _is_topology_name(PurePosixPath(f).name)}
         else:
             targets.add(rel)
-    untracked = (
-        _split_z(git(["ls-files", "-z", "--others", "--exclude-standard", "--",
-                      *sorted(targets)], root))
-        if head_commit is None and targets else []
-    )
-    renames = _renames(commit, root, head_commit, untracked)
-    renamed_from = {old: new for new, old in renames.items()}
-    at_base = _files_at(commit, root, sorted(targets | set(renames.values())))
-    at_head = (
-        _files_at(head_commit, root, sorted(targets | set(renames))) if head_commit else set()
-    )
+    return targets
 
-    def shown(rel: str) -> str:
-        return os.path.relpath(root / rel, here)
 
-    def old_text(rel: str) -> str:
-        return git(["show", f"{commit}:{rel}"], root)
+@dataclass(frozen=True)
+class _Sides:
+    """The two sides of a comparison: the base commit and the head (a commit, or None: the
+    working tree), with git's renames between them."""
 
-    def new_text(rel: str) -> str | None:
-        return git(["show", f"{head_commit}:{rel}"], root) if head_commit else None
+    root: Path
+    here: Path
+    revision: str
+    commit: str
+    head: str | None
+    head_commit: str | None
+    renames: dict[str, str]  # new name -> old name
+    renamed_from: dict[str, str]  # old name -> new name
+    at_base: set[str]
+    at_head: set[str]
 
-    def exists(rel: str) -> bool:
-        return rel in at_head if head_commit else (root / rel).is_file()
+    def shown(self, rel: str) -> str:
+        return os.path.relpath(self.root / rel, self.here)
 
-    out: list[FileChange] = []
-    for rel in sorted(targets):
-        _check_inside(root, rel, shown(rel))
-        if exists(rel) and rel in renames:
-            old = renames[rel]
-            out.append(
-                FileChange(
-                    "renamed", shown(rel), old, old_text(old), revision, new_text(rel), shown(old)
-                )
+    def old_text(self, rel: str) -> str:
+        return git(["show", f"{self.commit}:{rel}"], self.root)
+
+    def new_text(self, rel: str) -> str | None:
+        return git(["show", f"{self.head_commit}:{rel}"], self.root) if self.head_commit else None
+
+    def exists(self, rel: str) -> bool:
+        return rel in self.at_head if self.head_commit else (self.root / rel).is_file()
+
+    def change(self, rel: str, targets: set[str]) -> FileChange | None:
+        """What happened to ``rel``; None for an old name followed to a new one also asked for."""
+        shown, revision = self.shown, self.revision
+        if self.exists(rel) and rel in self.renames:
+            old = self.renames[rel]
+            return FileChange(
+                "renamed", shown(rel), old, self.old_text(old), revision, self.new_text(rel),
+                shown(old),
             )
-        elif rel in at_base and exists(rel):
-            out.append(
-                FileChange(
-                    "modified", shown(rel), rel, old_text(rel), revision, new_text(rel), shown(rel)
-                )
+        if rel in self.at_base and self.exists(rel):
+            return FileChange(
+                "modified", shown(rel), rel, self.old_text(rel), revision, self.new_text(rel),
+                shown(rel),
             )
-        elif rel in at_base and rel in renamed_from:
-            new = renamed_from[rel]
-            if new not in targets:  # followed here: the new name was not asked for by itself
-                out.append(
-                    FileChange(
-                        "renamed", shown(new), rel, old_text(rel), revision, new_text(new),
-                        shown(rel),
-                    )
-                )
-        elif rel in at_base:
-            out.append(
-                FileChange("deleted", shown(rel), rel, old_text(rel), revision, None, shown(rel))
+        if rel in self.at_base and rel in self.renamed_from:
+            new = self.renamed_from[rel]
+            if new in targets:  # the new name was asked for by itself: reported there
+                return None
+            return FileChange(
+                "renamed", shown(new), rel, self.old_text(rel), revision, self.new_text(new),
+                shown(rel),
             )
-        elif exists(rel):
-            out.append(FileChange("added", shown(rel), None, None, revision, new_text(rel)))
-        else:
-            where = f"at {head}" if head else "now"
-            raise GitError(f"{shown(rel)}: no such file {where} nor at {revision}")
-    return out
+        if rel in self.at_base:
+            return FileChange(
+                "deleted", shown(rel), rel, self.old_text(rel), revision, None, shown(rel)
+            )
+        if self.exists(rel):
+            return FileChange("added", shown(rel), None, None, revision, self.new_text(rel))
+        where = f"at {self.head}" if self.head else "now"
+        raise GitError(f"{shown(rel)}: no such file {where} nor at {revision}")
 
 
 def text_at(revision: str, path: str, cwd: Path | None = None) -> str | None:

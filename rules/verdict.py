@@ -125,24 +125,7 @@ def assess(
                 for step in f.steps:
                     steps.setdefault(step)
     else:
-        # one drain for every topic to drain, in the application's words (its exactly-once
-        # setting), in place of each finding's own drain step
-        drained: dict[str, None] = {}
-        in_place: dict[str, None] = {}
-        for f in live:
-            replaced = facts is not None and f.name in _DRAINED_BY
-            if replaced:
-                for r in f.resources:
-                    if r.kind == "repartition-topic":
-                        drained.setdefault(r.name)
-            for step in f.steps:
-                if not (replaced and step.startswith(DRAIN_PREFIX)):
-                    in_place.setdefault(step)
-        if facts is not None and drained:
-            how = drain(facts, tuple(drained))
-            in_place.setdefault(f"{how} Then stop every instance of {facts.app}.")
-        # drain before the stop, cleanup while stopped, then the start, then what waits for it
-        for step in sorted(in_place, key=phase):
+        for step in _in_place_steps(live, facts):
             steps.setdefault(step)
     return verdict, DeploymentPlan(
         strategy=strategy,
@@ -150,6 +133,28 @@ def assess(
         steps=tuple(steps),
         complete=complete,
     )
+
+
+def _in_place_steps(live: Sequence[Finding], facts: AppFacts | None) -> list[str]:
+    """The steps of an upgrade done in place, in the order they are done: one drain for every
+    topic to drain, in the application's words (its exactly-once setting), in place of each
+    finding's own drain step."""
+    drained: dict[str, None] = {}
+    in_place: dict[str, None] = {}
+    for f in live:
+        replaced = facts is not None and f.name in _DRAINED_BY
+        if replaced:
+            for r in f.resources:
+                if r.kind == "repartition-topic":
+                    drained.setdefault(r.name)
+        for step in f.steps:
+            if not (replaced and step.startswith(DRAIN_PREFIX)):
+                in_place.setdefault(step)
+    if facts is not None and drained:
+        how = drain(facts, tuple(drained))
+        in_place.setdefault(f"{how} Then stop every instance of {facts.app}.")
+    # drain before the stop, cleanup while stopped, then the start, then what waits for it
+    return sorted(in_place, key=phase)
 
 
 def _rank(f: Finding) -> int:

@@ -62,32 +62,7 @@ def finish(
     more, each gets its own verdict and plan (from its own findings, facts and notes) and the
     report's verdict is the worst of them.
     """
-    raw = list(findings)
-    marked = raw
-    if settings.acknowledgements:  # without any, there is nothing to mark, nor paths to match
-        absolute: dict[str, str] = {}  # a few distinct paths, repeated in every finding
-        input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
-        paths_of: dict[str, tuple[str, ...]] = {}
-        for f in raw:
-            own = tuple(
-                absolute.get(loc.path) or absolute.setdefault(loc.path, os.path.abspath(loc.path))
-                for loc in f.locations
-                if loc.path
-            )
-            paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
-            input_paths.update(own)
-        today = settings.today or date.today()
-        marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
-        check = AcknowledgementCheck(
-            acknowledgements=settings.acknowledgements,
-            used=used,
-            paths=frozenset(input_paths),
-            today=today,
-        )
-        rules = selected(WORKFLOW_RULES, settings)
-        marked += run(
-            rules, ACKNOWLEDGEMENTS, check, severities=severity_overrides(rules, settings)
-        )
+    marked = _acknowledge(list(findings), settings, inputs)
     ordered = sort_findings(marked)
     with_verdict = kind in ("diff", "cluster", "combined") if verdict is None else verdict
     if len(apps) == 1:
@@ -124,6 +99,37 @@ def finish(
         summary=Summary.of(ordered),
         notes=not_checked(ordered),
     )
+
+
+def _acknowledge(
+    raw: list[Finding], settings: Settings, inputs: Mapping[str, str] | None
+) -> list[Finding]:
+    """``raw`` with the acknowledged findings marked, plus the workflow rules' findings on the
+    acknowledgements themselves (unused, expired)."""
+    if not settings.acknowledgements:  # without any, there is nothing to mark, nor paths to match
+        return raw
+    absolute: dict[str, str] = {}  # a few distinct paths, repeated in every finding
+    input_paths = {os.path.abspath(p) for p in (inputs or {}).values() if p}
+    paths_of: dict[str, tuple[str, ...]] = {}
+    for f in raw:
+        own = tuple(
+            absolute.get(loc.path) or absolute.setdefault(loc.path, os.path.abspath(loc.path))
+            for loc in f.locations
+            if loc.path
+        )
+        paths_of[f.fingerprint] = paths_of.get(f.fingerprint, ()) + own
+        input_paths.update(own)
+    today = settings.today or date.today()
+    marked, used = apply_acknowledgements(raw, settings.acknowledgements, today, paths_of)
+    check = AcknowledgementCheck(
+        acknowledgements=settings.acknowledgements,
+        used=used,
+        paths=frozenset(input_paths),
+        today=today,
+    )
+    rules = selected(WORKFLOW_RULES, settings)
+    marked += run(rules, ACKNOWLEDGEMENTS, check, severities=severity_overrides(rules, settings))
+    return marked
 
 
 def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:

@@ -118,16 +118,8 @@ def _git_base_findings(
         inputs[key] = change.path
         first = len(findings)
         if change.status == "deleted":
-            before = _try_parse(change.old_text or "", change.label_before)
-            deleted = DeletedFile(change.path, revision, before, settings.application_id)
-            rules = selected(WORKFLOW_RULES, settings)
-            findings += run(
-                rules,
-                TOPOLOGY_FILE,
-                deleted,
-                severities=severity_overrides(rules, settings),
-            )
-            facts, _ = app_context(before, None, settings.application_id)
+            on_deleted, facts = _deleted_findings(change, revision, settings)
+            findings += on_deleted
             apps.append(_scope(change.path, settings, facts, (), len(findings) - first))
             continue
         after = _new_version(change)
@@ -160,6 +152,24 @@ def _git_base_findings(
         )
         apps.append(_scope(change.path, settings, facts, notes, len(findings) - first))
     return findings, inputs, apps
+
+
+def _deleted_findings(
+    change: FileChange, revision: str, settings: Settings
+) -> tuple[list[Finding], AppFacts]:
+    """The workflow rules' findings on a deleted describe() file, and what its old version
+    says about the application."""
+    before = _try_parse(change.old_text or "", change.label_before)
+    deleted = DeletedFile(change.path, revision, before, settings.application_id)
+    rules = selected(WORKFLOW_RULES, settings)
+    found = run(
+        rules,
+        TOPOLOGY_FILE,
+        deleted,
+        severities=severity_overrides(rules, settings),
+    )
+    facts, _ = app_context(before, None, settings.application_id)
+    return found, facts
 
 
 def _new_version(change: FileChange) -> Description:

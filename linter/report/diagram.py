@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from linter.report.layout import Placed, layered_layout, path_d
+from linter.report.layout import Layout, Placed, layered_layout, path_d
 from linter.report.scene import (
     BOX_COLLAPSED,
     BOX_HEAD,
@@ -92,7 +92,44 @@ def build_diagram(
     many = sum(1 for _ in description.nodes()) > collapse_over
     prefix = {"before": "b", "after": "a"}.get(side, "t")
 
-    boxes: list[tuple[str, str, Subtopology, _Inner]] = []
+    boxes = _boxes(description, marks, application_id, prefix)
+    topic_ids, outer, compact = _outer_layouts(boxes, marks, prefix)
+
+    scene_boxes: list[SceneBox] = []
+    scene_nodes: list[SceneNode] = []
+    scene_edges: list[SceneEdge] = []
+    anchor: dict[str, Placed] = {}  # absolute rectangles of inner nodes, by name within its box
+    for box in boxes:
+        scene_boxes.append(_place_box(
+            box, outer, compact, marks, by_resource, many, scene_nodes, scene_edges, anchor))
+
+    for t, tid in topic_ids.items():
+        p = outer.nodes[tid]
+        mark = topics_mark(marks, t)
+        role = "pattern" if t.startswith("pattern: ") else topic_role(t)
+        scene_nodes.append(SceneNode(
+            id=tid, kind="topic", name=t, label=short(t), x=p.x, y=p.y, w=p.w, h=p.h, box=None,
+            status=mark.status if mark else "", other=mark.other if mark else None,
+            note=mark.note if mark else "", internal=role,
+            rules=_split(by_resource.get(("topic", t), ()))[0],
+            findings=_split(by_resource.get(("topic", t), ()))[1],
+            compact=(compact.nodes[tid].x, compact.nodes[tid].y),
+        ))
+
+    box_at = {b.id: b for b in scene_boxes}
+    for box_id, _, sub, _ in boxes:
+        _link_topics(box_at[box_id], sub, topic_ids, outer, compact, marks, anchor, scene_edges)
+
+    return Diagram(side, round(outer.width, 1), round(outer.height, 1),
+                   tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges),
+                   round(compact.width, 1), round(compact.height, 1))
+
+
+def _boxes(
+    description: Description, marks: Marks, application_id: str | None, prefix: str
+) -> list[_Box]:
+    """Every sub-topology with its header and its inner layout, in order."""
+    boxes: list[_Box] = []
     for t_index, topology in enumerate(description.topologies):
         for sub in sorted(topology.subtopologies, key=lambda s: s.id):
             box_id = f"{prefix}s{t_index}_{sub.id}"
@@ -100,7 +137,13 @@ def build_diagram(
             if topology.name is not None:
                 head = f"{topology.name} / {head}"
             boxes.append((box_id, head, sub, _layout_inner(sub, marks, application_id, box_id)))
+    return boxes
 
+
+def _outer_layouts(
+    boxes: list[_Box], marks: Marks, prefix: str
+) -> tuple[dict[str, str], Layout, Layout]:
+    """The topics' ids, and the boxes and topics laid out expanded and folded."""
     topics = sorted(
         {t for _, _, sub, _ in boxes for t in sub.source_topics | sub.sink_topics}
         | {f"pattern: {n.pattern}" for _, _, sub, _ in boxes for n in sub.nodes
@@ -130,81 +173,85 @@ def build_diagram(
     for box_id, head, _, _ in boxes:
         folded[box_id] = (max(text_width(head) + 50, 200.0), BOX_COLLAPSED)
     compact = layered_layout(order, folded, outer_edges, gap_x=30.0, gap_y=40.0)
+    return topic_ids, outer, compact
 
-    scene_boxes: list[SceneBox] = []
-    scene_nodes: list[SceneNode] = []
-    scene_edges: list[SceneEdge] = []
-    anchor: dict[str, Placed] = {}  # absolute rectangles of inner nodes, by name within its box
-    for box_id, head, sub, inner in boxes:
-        at = outer.nodes[box_id]
-        ox, oy = at.x + BOX_PAD, at.y + BOX_HEAD
-        box_mark = marks.subtopologies.get(sub.id)
-        box_rules, box_findings = _split(by_resource.get(("subtopology", str(sub.id)), ()))
-        placed_nodes = []
-        for n in inner.nodes:
-            hits = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
-            if n.kind == "store":
-                hits |= by_resource.get(("changelog", n.internal), set())
-            rules, found = _split(hits)
-            placed = replace(n, x=n.x + ox, y=n.y + oy, rules=rules, findings=found)
-            placed_nodes.append(placed)
-            anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
-                placed.x, placed.y, placed.w, placed.h)
-        marked = any(n.status or n.rules for n in placed_nodes)
-        changed = box_mark is not None or bool(box_rules) or marked
-        stores = sum(1 for n in inner.nodes if n.kind == "store")
-        scene_boxes.append(SceneBox(
-            id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
-            status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
-            stores=stores, collapsed=many and not changed, rules=box_rules,
-            findings=box_findings, subtopology=sub.id, is_global=sub.is_global,
-            compact=(compact.nodes[box_id].x, compact.nodes[box_id].y, compact.nodes[box_id].w),
-        ))
-        scene_nodes.extend(placed_nodes)
-        for e in inner.edges:
-            d = _shift(e.points, ox, oy)
-            scene_edges.append(SceneEdge(e.id, e.kind, d, "", box_id, e.status))
 
-    for t, tid in topic_ids.items():
-        p = outer.nodes[tid]
-        mark = topics_mark(marks, t)
-        role = "pattern" if t.startswith("pattern: ") else topic_role(t)
-        scene_nodes.append(SceneNode(
-            id=tid, kind="topic", name=t, label=short(t), x=p.x, y=p.y, w=p.w, h=p.h, box=None,
-            status=mark.status if mark else "", other=mark.other if mark else None,
-            note=mark.note if mark else "", internal=role,
-            rules=_split(by_resource.get(("topic", t), ()))[0],
-            findings=_split(by_resource.get(("topic", t), ()))[1],
-            compact=(compact.nodes[tid].x, compact.nodes[tid].y),
-        ))
+def _place_box(
+    box: _Box,
+    outer: Layout,
+    compact: Layout,
+    marks: Marks,
+    by_resource: dict[tuple[str, str], Hits],
+    many: bool,
+    scene_nodes: list[SceneNode],
+    scene_edges: list[SceneEdge],
+    anchor: dict[str, Placed],
+) -> SceneBox:
+    """One box at its place: its nodes and edges appended to the scene, their rectangles to
+    ``anchor``."""
+    box_id, head, sub, inner = box
+    at = outer.nodes[box_id]
+    ox, oy = at.x + BOX_PAD, at.y + BOX_HEAD
+    box_mark = marks.subtopologies.get(sub.id)
+    box_rules, box_findings = _split(by_resource.get(("subtopology", str(sub.id)), ()))
+    placed_nodes = []
+    for n in inner.nodes:
+        hits = set(by_resource.get(("node" if n.kind != "store" else "store", n.name), ()))
+        if n.kind == "store":
+            hits |= by_resource.get(("changelog", n.internal), set())
+        rules, found = _split(hits)
+        placed = replace(n, x=n.x + ox, y=n.y + oy, rules=rules, findings=found)
+        placed_nodes.append(placed)
+        anchor[f"{box_id}\x00{n.name}\x00{n.kind == 'store'}"] = Placed(
+            placed.x, placed.y, placed.w, placed.h)
+    marked = any(n.status or n.rules for n in placed_nodes)
+    changed = box_mark is not None or bool(box_rules) or marked
+    stores = sum(1 for n in inner.nodes if n.kind == "store")
+    scene_nodes.extend(placed_nodes)
+    for e in inner.edges:
+        d = _shift(e.points, ox, oy)
+        scene_edges.append(SceneEdge(e.id, e.kind, d, "", box_id, e.status))
+    return SceneBox(
+        id=box_id, label=head, x=at.x, y=at.y, w=at.w, h=at.h,
+        status=box_mark.status if box_mark else "", nodes=len(inner.nodes) - stores,
+        stores=stores, collapsed=many and not changed, rules=box_rules,
+        findings=box_findings, subtopology=sub.id, is_global=sub.is_global,
+        compact=(compact.nodes[box_id].x, compact.nodes[box_id].y, compact.nodes[box_id].w),
+    )
 
-    box_at = {b.id: b for b in scene_boxes}
-    for box_id, _, sub, _ in boxes:
-        b = box_at[box_id]
-        header = Placed(b.x, b.y, b.w, BOX_COLLAPSED)
-        folded_box = compact.nodes[box_id]
-        for node in sorted(sub.nodes, key=_node_sort_key):
-            node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
-            if isinstance(node, Source):
-                for t in sorted(_source_topics(node)):
-                    tp = outer.nodes[topic_ids[t]]
-                    scene_edges.append(SceneEdge(
-                        f"{box_id}r{len(scene_edges)}", "read",
-                        _link(tp, node_at), _link(tp, header), box_id,
-                        _edge_status(marks, t, node.name),
-                        _link(compact.nodes[topic_ids[t]], folded_box)))
-            elif isinstance(node, Sink) and node.topic is not None:
-                tp = outer.nodes[topic_ids[node.topic]]
+
+def _link_topics(
+    b: SceneBox,
+    sub: Subtopology,
+    topic_ids: dict[str, str],
+    outer: Layout,
+    compact: Layout,
+    marks: Marks,
+    anchor: dict[str, Placed],
+    scene_edges: list[SceneEdge],
+) -> None:
+    """The edges from the topics a box reads and to the topics it writes, appended."""
+    box_id = b.id
+    header = Placed(b.x, b.y, b.w, BOX_COLLAPSED)
+    folded_box = compact.nodes[box_id]
+    for node in sorted(sub.nodes, key=_node_sort_key):
+        node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
+        if isinstance(node, Source):
+            for t in sorted(_source_topics(node)):
+                tp = outer.nodes[topic_ids[t]]
                 scene_edges.append(SceneEdge(
-                    f"{box_id}w{len(scene_edges)}", "write",
-                    _link(node_at, tp),
-                    _link(header, tp),
-                    box_id, _edge_status(marks, node.topic, node.name),
-                    _link(folded_box, compact.nodes[topic_ids[node.topic]])))
-
-    return Diagram(side, round(outer.width, 1), round(outer.height, 1),
-                   tuple(scene_boxes), tuple(scene_nodes), tuple(scene_edges),
-                   round(compact.width, 1), round(compact.height, 1))
+                    f"{box_id}r{len(scene_edges)}", "read",
+                    _link(tp, node_at), _link(tp, header), box_id,
+                    _edge_status(marks, t, node.name),
+                    _link(compact.nodes[topic_ids[t]], folded_box)))
+        elif isinstance(node, Sink) and node.topic is not None:
+            tp = outer.nodes[topic_ids[node.topic]]
+            scene_edges.append(SceneEdge(
+                f"{box_id}w{len(scene_edges)}", "write",
+                _link(node_at, tp),
+                _link(header, tp),
+                box_id, _edge_status(marks, node.topic, node.name),
+                _link(folded_box, compact.nodes[topic_ids[node.topic]])))
 
 
 def topics_mark(marks: Marks, topic: str) -> Mark | None:
@@ -240,6 +287,9 @@ class _Inner:
     height: float
     nodes: tuple[SceneNode, ...]
     edges: tuple[_InnerEdge, ...]
+
+
+_Box = tuple[str, str, Subtopology, _Inner]  # id, header, the sub-topology, its layout
 
 
 def _layout_inner(
@@ -280,19 +330,7 @@ def _layout_inner(
             status=mark.status if mark else "", other=mark.other if mark else None,
             note=mark.note if mark else "", internal=changelog,
         ))
-    edges: list[tuple[str, str]] = []
-    kinds: list[str] = []
-    statuses: list[str] = []
-    for n in nodes:
-        for succ in sorted(n.successors):
-            if (succ, False) in ids:
-                edges.append((ids[(n.name, False)], ids[(succ, False)]))
-                kinds.append("flow")
-                statuses.append(_pair_status(marks.nodes.get(n.name), marks.nodes.get(succ)))
-        for s in sorted(n.stores):
-            edges.append((ids[(n.name, False)], ids[(s, True)]))
-            kinds.append("store")
-            statuses.append(_pair_status(marks.nodes.get(n.name), marks.stores.get(s)))
+    edges, kinds, statuses = _inner_edges(nodes, ids, marks)
     order = [p.id for p in protos]
     layout = layered_layout(order, sizes, edges, gap_x=20.0, gap_y=30.0)
     placed = tuple(
@@ -306,6 +344,26 @@ def _layout_inner(
     )
     return _Inner(max(layout.width, text_width("Sub-topology 000 (global store)")), layout.height,
                   placed, inner_edges)
+
+
+def _inner_edges(
+    nodes: list[Node], ids: dict[tuple[str, bool], str], marks: Marks
+) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """The flow and store edges inside a box: their ends, their kinds and their diff marks."""
+    edges: list[tuple[str, str]] = []
+    kinds: list[str] = []
+    statuses: list[str] = []
+    for n in nodes:
+        for succ in sorted(n.successors):
+            if (succ, False) in ids:
+                edges.append((ids[(n.name, False)], ids[(succ, False)]))
+                kinds.append("flow")
+                statuses.append(_pair_status(marks.nodes.get(n.name), marks.nodes.get(succ)))
+        for s in sorted(n.stores):
+            edges.append((ids[(n.name, False)], ids[(s, True)]))
+            kinds.append("store")
+            statuses.append(_pair_status(marks.nodes.get(n.name), marks.stores.get(s)))
+    return edges, kinds, statuses
 
 
 def _other_width(mark: Mark | None) -> float:

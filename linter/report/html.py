@@ -24,17 +24,14 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from linter.report.diagram import build_diagram
+from linter.report.diagram_data import changes_of, drawn, node_data
 from linter.report.folded import FOLD_OVER, LISTED, fold_lists, folded_sides, node_count
-from linter.report.marks import marks_for
 from linter.report.model import AppVerdict, Report
 from linter.report.result import Result
 from linter.report.ruledocs import doc_blocks
 from linter.report.safe import visible
-from linter.report.scene import Diagram, Marks, finding_anchor
+from linter.report.scene import Diagram, finding_anchor
 from linter.report.timeline import timeline_chart, timeline_rows
-from linter.topology.diff import TopologyDiff
-from linter.topology.model import Description
 from rules.framework import DeployStrategy, Finding, Impact, Rule, find_rule
 from rules.verdict import DeploymentPlan, Verdict
 
@@ -149,8 +146,8 @@ def build_context(result: Result | Report, *, title: str | None = None) -> dict[
         folded, changes = folded_sides(before, after, diff, resources)
     else:
         application_id = result.settings.application_id
-        diagrams = _diagrams(before, after, diff, application_id, resources)
-        changes = _changes(diagrams)
+        diagrams = drawn(before, after, diff, application_id, resources)
+        changes = changes_of(diagrams)
     steps = result.timeline
     rules = _rules_of(findings, ALL_RULES)
     context = {
@@ -166,7 +163,7 @@ def build_context(result: Result | Report, *, title: str | None = None) -> dict[
         "groups": _groups(findings),
         "rule_docs": [_rule_doc(r) for r in rules],
         "diagrams": [_plain(asdict(d)) for d in diagrams],
-        "diagram_data": {d.side: _node_data(d) for d in diagrams},
+        "diagram_data": {d.side: node_data(d) for d in diagrams},
         "changes": changes,
         "folded": folded,
         "fold_over": FOLD_OVER,
@@ -358,72 +355,3 @@ def _rules_of(findings: Iterable[Finding], catalogue: Iterable[Rule]) -> list[Ru
 def _rule_doc(r: Rule) -> dict[str, Any]:
     return {"id": r.id, "name": r.name, "severity": r.severity.value, "impact": r.impact.value,
             "blocks": doc_blocks(r.doc)}
-
-
-def _diagrams(
-    before: Description | None,
-    after: Description | None,
-    diff: TopologyDiff | None,
-    application_id: str | None,
-    resources: list[tuple[str, str, str, str]],
-) -> list[Diagram]:
-    if before is not None and after is not None:
-        marks_before, marks_after = marks_for(before, after, diff)
-        return [
-            build_diagram(before, side="before", marks=marks_before,
-                          application_id=application_id, finding_resources=resources),
-            build_diagram(after, side="after", marks=marks_after,
-                          application_id=application_id, finding_resources=resources),
-        ]
-    single = after if after is not None else before
-    if single is None:
-        return []
-    return [build_diagram(single, side="topology", marks=Marks(), application_id=application_id,
-                          finding_resources=resources)]
-
-
-_STATUSES = ("added", "removed", "renamed", "moved", "changed")
-
-
-def _changes(diagrams: Sequence[Diagram]) -> list[dict[str, Any]]:
-    """What the diff marked, counted per kind of element: removed ones on the before side,
-    the rest on the after side."""
-    if len(diagrams) != 2:
-        return []
-    before, after = diagrams
-    rows = []
-    for label, kinds in (("nodes", ("source", "processor", "sink")), ("stores", ("store",)),
-                         ("topics", ("topic",))):
-        counts = dict.fromkeys(_STATUSES, 0)
-        for side in (before, after):
-            for n in side.nodes:
-                if n.kind in kinds and n.status and (n.status == "removed") == (side is before):
-                    counts[n.status] += 1
-        rows.append({"label": label, "counts": [counts[s] for s in _STATUSES]})
-    boxes = dict.fromkeys(_STATUSES, 0)
-    for side in (before, after):
-        for b in side.boxes:
-            if b.status and (b.status == "removed") == (side is before):
-                boxes[b.status] += 1
-    rows.append({"label": "sub-topologies", "counts": [boxes[s] for s in _STATUSES]})
-    return rows
-
-
-def _node_data(d: Diagram) -> dict[str, Any]:
-    """What the page's script shows in the details panel, keyed by element id."""
-    data: dict[str, Any] = {}
-    for n in d.nodes:
-        data[n.id] = {"name": n.name, "kind": n.kind, "status": n.status, "other": n.other,
-                      "note": n.note, "internal": n.internal, "details": list(n.details),
-                      "rules": list(n.rules), "findings": [list(f) for f in n.findings],
-                      "box": n.box}
-    for b in d.boxes:
-        tasks = (["no tasks: global stores are restored by every instance"] if b.is_global else
-                 [f"tasks {b.subtopology}_<partition>, task directories "
-                  f"<state.dir>/<application.id>/{b.subtopology}_<partition>"])
-        data[b.id] = {"name": b.label, "kind": "subtopology", "status": b.status, "other": None,
-                      "note": f"{b.nodes} nodes, {b.stores} stores", "internal": "",
-                      "details": tasks, "rules": list(b.rules),
-                      "findings": [list(f) for f in b.findings],
-                      "box": None}
-    return data

@@ -1,0 +1,161 @@
+"""The one JSON loader: no key given twice in one object (naming both lines), no number too long
+to be a value of any Kafka field, every failure a located :class:`MalformedInput`; and the
+position of a value in a JSON text, which JSON readers do not keep."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from linter.inputs.checks import check_nesting, line_col, long_number
+from linter.inputs.errors import MAX_DIGITS, MalformedInput, quote
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+class _LongNumber(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise _LongNumber
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_DIGITS * 4:
+        raise _LongNumber
+    return float(text)
+
+
+_LONG_NUMBER = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")
+
+
+def load_json(text: str, path: str) -> Any:
+    """The value of a JSON text, or a located :class:`MalformedInput`: a key twice in one
+    object names both lines."""
+    check_nesting(text, path)
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
+    except json.JSONDecodeError as error:
+        raise MalformedInput(
+            path, error.lineno, f"not valid JSON: {error.msg}", error.colno
+        ) from None
+    except _DuplicateKey as error:
+        lines = _key_lines(text, error.key)
+        at = lines[1] if len(lines) > 1 else None
+        both = f" (lines {lines[0]} and {lines[1]})" if len(lines) > 1 else ""
+        raise MalformedInput(
+            path,
+            at,
+            f"key {quote(error.key)} given twice{both}; the second would replace the first",
+        ) from None
+    except _LongNumber:
+        match = _LONG_NUMBER.search(text)
+        line, col = line_col(text, match.start()) if match else (None, None)
+        digits = len(match.group().lstrip("-")) if match else MAX_DIGITS + 1
+        raise MalformedInput(
+            path, line, f"a number of {digits} digits is out of range", col
+        ) from None
+    except RecursionError:
+        raise MalformedInput(path, None, "nested too deeply to read") from None
+    _check_strings(value, text, path)
+    return value
+
+
+def _check_strings(value: Any, text: str, path: str) -> None:
+    """A string holding a number too long for any Kafka value is refused as a number is."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, str) and long_number(current):
+            at = text.find(json.dumps(current))
+            line, col = line_col(text, at) if at >= 0 else (None, None)
+            digits = sum(c.isdigit() for c in current)
+            raise MalformedInput(path, line, f"a number of {digits} digits is out of range", col)
+        if isinstance(current, dict):
+            stack.extend(current.values())
+            stack.extend(current.keys())
+        elif isinstance(current, list):
+            stack.extend(current)
+
+
+def _key_lines(text: str, key: str) -> list[int]:
+    """Lines where ``"key":`` occurs (the duplicate is among them; JSON keeps no positions)."""
+    pattern = re.compile(re.escape(json.dumps(key)) + r"\s*:")
+    found = [line_col(text, m.start())[0] for m in pattern.finditer(text)]
+    if len(found) < 2:  # the key was written with escapes: search its decoded form too
+        found = [
+            line_col(text, m.start())[0]
+            for m in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:', text)
+            if _decoded(m.group(1)) == key
+        ]
+    return found
+
+
+def _decoded(raw: str) -> str | None:
+    try:
+        value = json.loads(f'"{raw}"')
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def json_position(text: str, path: Sequence[str | int]) -> tuple[int, int] | None:
+    """``(line, column)`` of the value at ``path`` (object keys and list indices) in a JSON text
+    :func:`load_json` accepted, or of the deepest part of ``path`` that exists; ``None`` when not
+    even the first part does. JSON readers keep no positions, so a value that loads but is wrong
+    (a broker id beyond int32) is found again in the text to point at it."""
+    decoder = json.JSONDecoder()
+
+    def space(pos: int) -> int:
+        match = _JSON_SPACE.match(text, pos)
+        return match.end() if match else pos
+
+    def child(pos: int, part: str | int) -> int | None:
+        opening = text[pos : pos + 1]
+        if opening not in ("{", "[") or isinstance(part, str) != (opening == "{"):
+            return None
+        pos, index = space(pos + 1), 0
+        while text[pos : pos + 1] not in ("}", "]", ""):
+            if opening == "{":
+                key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+                pos = space(space(pos) + 1)  # past the colon
+                if key == part:
+                    return pos
+            elif index == part:
+                return pos
+            pos = space(decoder.raw_decode(text, pos)[1])
+            pos, index = space(pos + 1) if text[pos : pos + 1] == "," else pos, index + 1
+        return None
+
+    found: int | None = None
+    try:
+        pos: int | None = space(0)
+        for part in path:
+            assert pos is not None
+            pos = child(pos, part)
+            if pos is None:
+                break
+            found = pos
+    except (ValueError, IndexError, RecursionError):
+        pass
+    return line_col(text, found) if found is not None else None
