@@ -25,8 +25,8 @@ from linter.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from linter.api import Severity
     from linter.fleet.options import ScanOptions
-    from rules.framework import Severity
 
 
 @click.group("fleet")
