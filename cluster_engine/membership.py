@@ -127,13 +127,10 @@ def elect(state: ClusterState, step: ElectLeaders) -> Effect:
     return effect(after, facts=ElectFacts(tuple(sorted(isr))))
 
 
-def create(
-    state: ClusterState,
-    step: CreateTopic | AddPartitions,
-    path: str,
-    during: Sequence[Outage],
-) -> Effect:
-    table = state.table
+def _create_brokers(
+    state: ClusterState, step: CreateTopic | AddPartitions, during: Sequence[Outage]
+) -> tuple[frozenset[int], list[int], list[int]]:
+    """The brokers shutting down, registered, and live when the partitions are placed."""
     shutting: frozenset[int] = frozenset(
         i for i, n in state.nodes.items() if n.in_controlled_shutdown
     )
@@ -144,26 +141,39 @@ def create(
             shutting, down = shutting | worst.down, down | worst.down
     registered = [b for b in state.brokers if b not in shutting]
     live = [b for b in registered if b not in down and not state.nodes[b].fenced]
+    return shutting, registered, live
+
+
+def _create_shape(
+    state: ClusterState, step: CreateTopic | AddPartitions, path: str
+) -> tuple[str, int, int, int]:
+    """The topic's name, first new partition, replication factor and new partition count."""
     if isinstance(step, CreateTopic):
-        name, start = step.topic, 0
         rf = step.replication_factor or int(
             state.configs.broker_value(
                 state.brokers[0] if state.brokers else 0, "default.replication.factor"
             )
             or 1
         )
-        count = step.partitions
-    else:
-        name = step.topic
-        existing = table.pids_of_topic.get(name)
-        if not existing:
-            raise bad_step(path, step, f"topic {name} is not in the cluster")
-        start = len(existing)
-        rf = len(table.replicas[existing[0]])
-        count = step.partitions - start
-    facts = CreateFacts(rf, tuple(registered), tuple(live), tuple(sorted(shutting)))
+        return step.topic, 0, rf, step.partitions
+    name = step.topic
+    existing = state.table.pids_of_topic.get(name)
+    if not existing:
+        raise bad_step(path, step, f"topic {name} is not in the cluster")
+    start = len(existing)
+    return name, start, len(state.table.replicas[existing[0]]), step.partitions - start
+
+
+def _create_refusals(
+    state: ClusterState,
+    step: CreateTopic | AddPartitions,
+    shape: tuple[str, int, int, int],
+    registered: list[int],
+    live: list[int],
+) -> list[Refusal]:
+    name, start, rf, count = shape
     refusals: list[Refusal] = []
-    if isinstance(step, CreateTopic) and name in table.pids_of_topic:
+    if isinstance(step, CreateTopic) and name in state.table.pids_of_topic:
         refusals.append(
             Refusal(RefusalKind.TOPIC_EXISTS, name, 0, f"Topic '{name}' already exists.")
         )
@@ -198,16 +208,38 @@ def create(
                 "All brokers are currently fenced.",
             )
         )
-    if refusals:
-        return effect(state, refusals=refusals, facts=facts)
+    return refusals
+
+
+def _placements(
+    start: int, rf: int, count: int, registered: list[int], live: list[int]
+) -> list[tuple[int, ...]]:
     placements = []
     for i in range(count):  # the leader is always unfenced; unfenced brokers are preferred
         first = live[(start + i) % len(live)]
         rest = [b for b in live + [b for b in registered if b not in live] if b != first]
         shift = (start + i) % len(rest) if rest else 0
         placements.append((first, *(rest[shift:] + rest[:shift])[: rf - 1]))
+    return placements
+
+
+def create(
+    state: ClusterState,
+    step: CreateTopic | AddPartitions,
+    path: str,
+    during: Sequence[Outage],
+) -> Effect:
+    shutting, registered, live = _create_brokers(state, step, during)
+    shape = _create_shape(state, step, path)
+    name, start, rf, count = shape
+    facts = CreateFacts(rf, tuple(registered), tuple(live), tuple(sorted(shutting)))
+    refusals = _create_refusals(state, step, shape, registered, live)
+    if refusals:
+        return effect(state, refusals=refusals, facts=facts)
+    placements = _placements(start, rf, count, registered, live)
     isrs = [tuple(b for b in p if b in live) for p in placements]
-    after = state.evolve(table=table.extended(name, range(start, start + count), placements, isrs))
+    table = state.table.extended(name, range(start, start + count), placements, isrs)
+    after = state.evolve(table=table)
     if isinstance(step, CreateTopic):
         configs = after.configs
         for key, value in step.configs.items():
