@@ -179,54 +179,16 @@ def _assemble(
         b.nodes, a.nodes, {kb: (ka, how[kb]) for kb, ka in fwd.items()},
         lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map),
     )
-
-    def store_changes(sb: StoreInfo, sa: StoreInfo) -> frozenset[Change]:
-        ch: set[Change] = set()
-        if sb.name != sa.name:
-            ch.add(Change.RENAMED)
-        if sb.subtopology != sa.subtopology:
-            ch.add(Change.SUBTOPOLOGY)
-        if {fwd.get((sb.topology or "", o)) for o in sb.owners} != {
-            (sa.topology or "", o) for o in sa.owners
-        }:
-            ch.add(Change.OWNERS)
-        if sb.is_global != sa.is_global:
-            ch.add(Change.GLOBAL)
-        return frozenset(ch)
-
-    stores = _matching(b.stores, a.stores, store_match, store_changes)
-
-    def sub_changes(sb: SubtopologyInfo, sa: SubtopologyInfo) -> frozenset[Change]:
-        ch: set[Change] = set()
-        if sb.id != sa.id:
-            ch.add(Change.RENUMBERED)
-        t_b, t_a = sb.topology or "", sa.topology or ""
-        if {fwd.get((t_b, n)) for n in sb.nodes} != {(t_a, n) for n in sa.nodes}:
-            ch.add(Change.NODES)
-        if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
-            ch.add(Change.STORES)
-        if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
-            ch.add(Change.SOURCES)
-        if sb.sink_topics != sa.sink_topics:
-            ch.add(Change.SINKS)
-        return frozenset(ch)
-
-    subtopologies = _matching(
-        b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()}, sub_changes
+    stores = _matching(
+        b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
     )
-
-    def topic_changes(tb: TopicInfo, ta: TopicInfo) -> frozenset[Change]:
-        ch: set[Change] = set()
-        if tb.name != ta.name:
-            ch.add(Change.RENAMED)
-        t_b, t_a = tb.topology or "", ta.topology or ""
-        if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
-            ch.add(Change.WRITERS)
-        if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
-            ch.add(Change.READERS)
-        return frozenset(ch)
-
-    topics = _matching(b.topics, a.topics, topic_match, topic_changes)
+    subtopologies = _matching(
+        b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
+        lambda sb, sa: _sub_changes(sb, sa, fwd, store_map),
+    )
+    topics = _matching(
+        b.topics, a.topics, topic_match, lambda tb, ta: _topic_changes(tb, ta, fwd)
+    )
     return TopologyDiff(
         before=before,
         after=after,
@@ -240,6 +202,54 @@ def _assemble(
         node_map=dict(sorted(fwd.items())),
         replaced=replacements(b, a, stores.removed, stores.added),
     )
+
+
+def _store_changes(sb: StoreInfo, sa: StoreInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
+    ch: set[Change] = set()
+    if sb.name != sa.name:
+        ch.add(Change.RENAMED)
+    if sb.subtopology != sa.subtopology:
+        ch.add(Change.SUBTOPOLOGY)
+    if {fwd.get((sb.topology or "", o)) for o in sb.owners} != {
+        (sa.topology or "", o) for o in sa.owners
+    }:
+        ch.add(Change.OWNERS)
+    if sb.is_global != sa.is_global:
+        ch.add(Change.GLOBAL)
+    return frozenset(ch)
+
+
+def _sub_changes(
+    sb: SubtopologyInfo,
+    sa: SubtopologyInfo,
+    fwd: Mapping[Key, Key],
+    store_map: Mapping[Key, Key],
+) -> frozenset[Change]:
+    ch: set[Change] = set()
+    if sb.id != sa.id:
+        ch.add(Change.RENUMBERED)
+    t_b, t_a = sb.topology or "", sa.topology or ""
+    if {fwd.get((t_b, n)) for n in sb.nodes} != {(t_a, n) for n in sa.nodes}:
+        ch.add(Change.NODES)
+    if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
+        ch.add(Change.STORES)
+    if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
+        ch.add(Change.SOURCES)
+    if sb.sink_topics != sa.sink_topics:
+        ch.add(Change.SINKS)
+    return frozenset(ch)
+
+
+def _topic_changes(tb: TopicInfo, ta: TopicInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
+    ch: set[Change] = set()
+    if tb.name != ta.name:
+        ch.add(Change.RENAMED)
+    t_b, t_a = tb.topology or "", ta.topology or ""
+    if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
+        ch.add(Change.WRITERS)
+    if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
+        ch.add(Change.READERS)
+    return frozenset(ch)
 
 
 def _same_walks(nodes: Matching[NodeInfo]) -> bool:
