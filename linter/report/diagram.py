@@ -12,8 +12,9 @@ Every name here is untrusted text; the scene only carries it as data, the templa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from linter.report.diagram_inner import Inner, layout_inner, node_sort_key, other_width
 from linter.report.layout import Layout, Placed, layered_layout, path_d
 from linter.report.scene import (
     BOX_COLLAPSED,
@@ -28,16 +29,11 @@ from linter.report.scene import (
     SceneBox,
     SceneEdge,
     SceneNode,
-    changelog_of,
     short,
     text_width,
     topic_role,
 )
-from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology
-
-
-def _node_sort_key(node: Node) -> tuple[int, str]:
-    return ({"source": 0, "processor": 1, "sink": 2}[node.kind], node.name)
+from linter.topology.model import Description, Sink, Source, Subtopology
 
 
 Hits = set[tuple[str, str]]  # (rule id, finding anchor)
@@ -136,7 +132,7 @@ def _boxes(
             head = f"Sub-topology {sub.id}" + (" (global store)" if sub.is_global else "")
             if topology.name is not None:
                 head = f"{topology.name} / {head}"
-            boxes.append((box_id, head, sub, _layout_inner(sub, marks, application_id, box_id)))
+            boxes.append((box_id, head, sub, layout_inner(sub, marks, application_id, box_id)))
     return boxes
 
 
@@ -163,7 +159,7 @@ def _outer_layouts(
     for t, tid in topic_ids.items():
         mark = topics_mark(marks, t)
         extra = LINE_H if mark is not None and mark.other else 0.0
-        sizes[tid] = (max(text_width(short(t)), _other_width(mark)) + 2 * PAD_X + 8,
+        sizes[tid] = (max(text_width(short(t)), other_width(mark)) + 2 * PAD_X + 8,
                       NODE_H + extra)
     order = [b[0] for b in boxes] + list(topic_ids.values())
     outer = layered_layout(order, sizes, outer_edges, gap_x=40.0, gap_y=56.0)
@@ -234,7 +230,7 @@ def _link_topics(
     box_id = b.id
     header = Placed(b.x, b.y, b.w, BOX_COLLAPSED)
     folded_box = compact.nodes[box_id]
-    for node in sorted(sub.nodes, key=_node_sort_key):
+    for node in sorted(sub.nodes, key=node_sort_key):
         node_at = anchor[f"{box_id}\x00{node.name}\x00False"]
         if isinstance(node, Source):
             for t in sorted(_source_topics(node)):
@@ -273,126 +269,7 @@ def _source_topics(node: Source) -> set[str]:
     return set(node.topics) | ({f"pattern: {node.pattern}"} if node.pattern is not None else set())
 
 
-@dataclass(frozen=True, slots=True)
-class _InnerEdge:
-    id: str
-    kind: str
-    points: tuple[tuple[float, float], ...]
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Inner:
-    width: float
-    height: float
-    nodes: tuple[SceneNode, ...]
-    edges: tuple[_InnerEdge, ...]
-
-
-_Box = tuple[str, str, Subtopology, _Inner]  # id, header, the sub-topology, its layout
-
-
-def _layout_inner(
-    sub: Subtopology, marks: Marks, application_id: str | None, box_id: str
-) -> _Inner:
-    nodes = sorted(sub.nodes, key=_node_sort_key)
-    store_names = sorted(sub.stores)
-    ids: dict[tuple[str, bool], str] = {}
-    sizes: dict[str, tuple[float, float]] = {}
-    protos: list[SceneNode] = []
-    for i, n in enumerate(nodes):
-        nid = f"{box_id}n{i}"
-        ids[(n.name, False)] = nid
-        mark = marks.nodes.get(n.name)
-        details = _details(n)
-        label = short(n.name)
-        lines = 1 + (1 if mark is not None and mark.other else 0)
-        w = max(text_width(label), _other_width(mark)) + 2 * PAD_X
-        sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
-        protos.append(SceneNode(
-            id=nid, kind=n.kind, name=n.name, label=label, x=0, y=0, w=0, h=0, box=box_id,
-            status=mark.status if mark else "", other=mark.other if mark else None,
-            note=mark.note if mark else "", details=details,
-        ))
-    for j, s in enumerate(store_names):
-        nid = f"{box_id}k{j}"
-        ids[(s, True)] = nid
-        mark = marks.stores.get(s)
-        changelog = (
-            "restores from its source topic" if sub.is_global else changelog_of(s, application_id)
-        )
-        label = short(s)
-        lines = 2 + (1 if mark is not None and mark.other else 0)
-        w = max(text_width(label), len(changelog) * 5.8, _other_width(mark)) + 2 * PAD_X
-        sizes[nid] = (max(w, 90.0), NODE_H + (lines - 1) * LINE_H)
-        protos.append(SceneNode(
-            id=nid, kind="store", name=s, label=label, x=0, y=0, w=0, h=0, box=box_id,
-            status=mark.status if mark else "", other=mark.other if mark else None,
-            note=mark.note if mark else "", internal=changelog,
-        ))
-    edges, kinds, statuses = _inner_edges(nodes, ids, marks)
-    order = [p.id for p in protos]
-    layout = layered_layout(order, sizes, edges, gap_x=20.0, gap_y=30.0)
-    placed = tuple(
-        replace(p, x=layout.nodes[p.id].x, y=layout.nodes[p.id].y,
-                w=layout.nodes[p.id].w, h=layout.nodes[p.id].h)
-        for p in protos
-    )
-    inner_edges = tuple(
-        _InnerEdge(f"{box_id}e{i}", kind, route, status)
-        for i, (route, kind, status) in enumerate(zip(layout.routes, kinds, statuses, strict=True))
-    )
-    return _Inner(max(layout.width, text_width("Sub-topology 000 (global store)")), layout.height,
-                  placed, inner_edges)
-
-
-def _inner_edges(
-    nodes: list[Node], ids: dict[tuple[str, bool], str], marks: Marks
-) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """The flow and store edges inside a box: their ends, their kinds and their diff marks."""
-    edges: list[tuple[str, str]] = []
-    kinds: list[str] = []
-    statuses: list[str] = []
-    for n in nodes:
-        for succ in sorted(n.successors):
-            if (succ, False) in ids:
-                edges.append((ids[(n.name, False)], ids[(succ, False)]))
-                kinds.append("flow")
-                statuses.append(_pair_status(marks.nodes.get(n.name), marks.nodes.get(succ)))
-        for s in sorted(n.stores):
-            edges.append((ids[(n.name, False)], ids[(s, True)]))
-            kinds.append("store")
-            statuses.append(_pair_status(marks.nodes.get(n.name), marks.stores.get(s)))
-    return edges, kinds, statuses
-
-
-def _other_width(mark: Mark | None) -> float:
-    """Width of the "was <old name>" line (10px italic) of a renamed element."""
-    return len(f"was {mark.other}") * 6.1 if mark is not None and mark.other else 0.0
-
-
-def _details(n: Node) -> tuple[str, ...]:
-    out: list[str] = []
-    if isinstance(n, Source):
-        if n.pattern is not None:
-            out.append(f"pattern: {n.pattern}")
-        out.extend(f"reads: {t}" for t in sorted(n.topics))
-    if isinstance(n, Processor):
-        out.extend(f"store: {s}" for s in sorted(n.stores))
-    if isinstance(n, Sink):
-        if n.topic is not None:
-            out.append(f"writes: {n.topic}")
-        if n.extractor is not None:
-            out.append(f"topic chosen by: {n.extractor}")
-    out.extend(f"next: {s}" for s in sorted(n.successors))
-    return tuple(out)
-
-
-def _pair_status(a: Mark | None, b: Mark | None) -> str:
-    for mark in (a, b):
-        if mark is not None and mark.status in ("added", "removed"):
-            return mark.status
-    return ""
+_Box = tuple[str, str, Subtopology, Inner]  # id, header, the sub-topology, its layout
 
 
 def _shift(points: tuple[tuple[float, float], ...], dx: float, dy: float) -> str:
