@@ -35,7 +35,6 @@ from linter.report.scene import (
 )
 from linter.topology.model import Description, Sink, Source, Subtopology
 
-
 Hits = set[tuple[str, str]]  # (rule id, finding anchor)
 
 
