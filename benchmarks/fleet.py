@@ -307,7 +307,9 @@ def spark_runs(
     times = {}
     for size, (path, apps, _) in fleets.items():
         t0 = time.perf_counter()
-        options = ScanOptions(input=str(path), out=str(tmp / f"out-{master}-{size}"),
+        # no [ ] in the path: Hadoop reads them as a glob when the tables are read back
+        name = master.replace("[", "-").replace("]", "")
+        options = ScanOptions(input=str(path), out=str(tmp / f"out-{name}-{size}"),
                               partitions=partitions, progress=False)  # fmt: skip
         summary = run_scan(spark, options, lambda _: None).summary
         times[size] = time.perf_counter() - t0
