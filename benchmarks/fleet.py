@@ -294,6 +294,14 @@ def side_by_side(path: Path, out: Path, rounds: int = 2) -> tuple[float, float]:
     return sum(alone) / rounds, sum(together) / rounds
 
 
+class Rows(list[tuple[str, str]]):
+    """The figures, each printed as soon as it is measured (a long run shows what it has)."""
+
+    def append(self, row: tuple[str, str]) -> None:
+        print(f"{row[0]}: {row[1]}", flush=True)
+        super().append(row)
+
+
 def spark_runs(
     master: str, fleets: dict[int, tuple[Path, int, int]], tmp: Path, partitions: int | None
 ) -> tuple[float, dict[int, float]]:
@@ -307,7 +315,9 @@ def spark_runs(
     times = {}
     for size, (path, apps, _) in fleets.items():
         t0 = time.perf_counter()
-        options = ScanOptions(input=str(path), out=str(tmp / f"out-{master}-{size}"),
+        # no [ ] in the path: Hadoop reads them as a glob when the tables are read back
+        name = master.replace("[", "-").replace("]", "")
+        options = ScanOptions(input=str(path), out=str(tmp / f"out-{name}-{size}"),
                               partitions=partitions, progress=False)  # fmt: skip
         summary = run_scan(spark, options, lambda _: None).summary
         times[size] = time.perf_counter() - t0
@@ -337,7 +347,7 @@ def main() -> None:
     sizes = sorted(int(s) for s in args.sizes.split(","))
     largest = sizes[-1]
     print(f"{len(shapes)} corpus shapes; {os.cpu_count()} cores; load {os.getloadavg()[0]:.1f}")
-    rows: list[tuple[str, str]] = []
+    rows = Rows()
 
     with tempfile.TemporaryDirectory(prefix="ksafe-fleet-bench-") as tmp_name:
         tmp = Path(tmp_name)
