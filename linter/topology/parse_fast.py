@@ -54,7 +54,10 @@ _NODES = re.compile(
     rf"|Sink: {_NAME} \((topic|extractor class): (.*)\)\n *<-- {_LIST}\n)",
     re.MULTILINE,
 )
-_TOPOLOGY = re.compile(r"(?:Topologies:|Topology: ([^\n]*[^\s:][^\n]*):)\n")
+# The name is checked apart (``_NAMED``): one pattern saying "some character is neither a space nor
+# a colon" backtracks over every split of a long line, quadratic in its length.
+_TOPOLOGY = re.compile(r"(?:Topologies:|Topology: ([^\n]*):)\n")
+_NAMED = re.compile(r"[^\s:]")
 _SUBTOPOLOGY = re.compile(
     r"( *)Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
 )
@@ -218,7 +221,9 @@ def read(text: str, path: str) -> Description | None:
     topologies: list[Topology] = []
     while pos < end:
         header = _TOPOLOGY.match(text, pos)
-        if header is None or (header[1] is not None and header[1].endswith("Topologies")):
+        if header is None or (header[1] is not None and (
+            header[1].endswith("Topologies") or _NAMED.search(header[1]) is None
+        )):
             return None  # the Lark path reads `Topology: Topologies:` as a `Topologies:` line
         topology_line = line
         pos, line = header.end(), line + 1
