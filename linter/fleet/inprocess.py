@@ -21,6 +21,7 @@ from linter.fleet.options import ScanOptions
 from linter.fleet.outputs import APPS, FINDINGS, LINEAGE, rows_in_line, write_summary
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA, FindingRow
 from linter.fleet.tree import app_dirs, read_app
+from linter.report.json import FORMAT_VERSION, schema_id
 
 ENGINES = ("spark", "local")
 
@@ -141,6 +142,8 @@ def summarize(
     plan = sorted((f for f in findings if f.app_id is None and f.check == CLUSTER_CHECK),
                   key=lambda f: (f.step if f.step is not None else -1, f.rule, f.fingerprint))
     return {
+        "$schema": schema_id("fleet-summary"),
+        "format_version": FORMAT_VERSION,
         "input": options.input,
         "plan": options.plan,
         "rows_in": sum(a["versions"] for a in table),
