@@ -133,17 +133,14 @@ def _rows(df: DataFrame) -> list[dict[str, Any]]:
     return [r.asDict(recursive=True) for r in df.collect()]
 
 
-def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
-    """Aggregates of the tables, for ``summary.json`` and ``dashboard.html``.
-
-    Small Spark jobs (one reads every finding, the others the small tables); what comes back is
-    bounded by the number of rules, statuses and ``options.top``, never by the size of the fleet.
-    """
+def _summary_queries(tables: Tables, options: ScanOptions) -> tuple[DataFrame, ...]:
+    """The six small queries ``summary.json`` is made of: the rule histogram, apps by status and
+    verdict, the riskiest and the quarantined apps, the lineage edges, the plan's findings."""
     from pyspark.sql import functions as F
 
     f, a, e = tables.findings, tables.apps, tables.lineage
     risky = F.when(F.col("risky"), F.struct("topic", "upstream_app", "downstream_app"))
-    queries = (
+    return (
         f.groupBy("rule", "name", "severity", "check").agg(
             F.count(F.lit(1)).alias("count"),
             F.sum(F.col("acknowledged").isNotNull().cast("int")).alias("acknowledged"),
@@ -164,6 +161,15 @@ def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
         .limit(options.top)
         .select("rule", "name", "severity", "message", "step", "fingerprint"),
     )
+
+
+def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
+    """Aggregates of the tables, for ``summary.json`` and ``dashboard.html``.
+
+    Small Spark jobs (one reads every finding, the others the small tables); what comes back is
+    bounded by the number of rules, statuses and ``options.top``, never by the size of the fleet.
+    """
+    queries = _summary_queries(tables, options)
     # Six small jobs, each mostly scheduling latency: submitted at once, they share the cores.
     with ThreadPoolExecutor(max_workers=len(queries)) as pool:
         rules, stats, worst, stuck, (edge,), plan_findings = pool.map(_rows, queries)
