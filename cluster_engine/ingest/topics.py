@@ -13,6 +13,7 @@ from array import array
 from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 
+from cluster_engine.bounds import INT32_MAX
 from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
 from cluster_engine.partitions import NO_LEADER, Interner, Members
 
@@ -188,9 +189,12 @@ def _configs(path: str, line: Line, text: str) -> tuple[tuple[str, str], ...]:
 
 # The tool's own partition line in its most common form, read without splitting it into fields.
 # Whatever it accepts, the general reader below reads the same; anything else goes there.
-_IDS = r"[0-9]+(?:,[0-9]+)*"
+# Numbers of at most 10 digits: they fit the int64 arrays; one above int32 goes to the general
+# reader, which says where it is out of range.
+_IDS = r"[0-9]{1,10}(?:,[0-9]{1,10})*"
 _FAST = re.compile(
-    rf"[ \t]*Topic: ?([A-Za-z0-9._-]+)\tPartition: ?([0-9]+)\tLeader: ?([0-9]+|none|-1)"
+    rf"[ \t]*Topic: ?([A-Za-z0-9._-]+)\tPartition: ?([0-9]{{1,10}})"
+    rf"\tLeader: ?([0-9]{{1,10}}|none|-1)"
     rf"\tReplicas: ?({_IDS})?\tIsr: ?({_IDS})?"
     rf"(\tElr: ?({_IDS}|N/A)?\tLastKnownElr: ?({_IDS}|N/A)?)?"
 )
@@ -216,19 +220,29 @@ class _Reader:
     def elr(self, text: str | None) -> Members | None:
         return None if text == "N/A" else self.ids(text)
 
-    def fast(self, number: int, m: re.Match[str]) -> None:
+    def fast(self, number: int, m: re.Match[str]) -> bool:
+        """Read a line ``_FAST`` matched; False (nothing read) when a number is out of range."""
         topic, partition, leader, replicas, isr, has_elr, elr, last_known = m.groups()
+        index = int(partition)
+        led = NO_LEADER if leader in ("none", "-1") else int(leader)
+        if index > INT32_MAX or led > INT32_MAX or any(
+            len(t) >= 10 and max(map(int, t.split(","))) > INT32_MAX
+            for t in (replicas, isr, elr, last_known)
+            if t is not None and t != "N/A"
+        ):
+            return False
         rows = self.rows
         rows.line.append(number)
         rows.topic.append(self.names.setdefault(topic, topic))
-        rows.number.append(int(partition))
-        rows.leader.append(NO_LEADER if leader in ("none", "-1") else int(leader))
+        rows.number.append(index)
+        rows.leader.append(led)
         rows.replicas.append(self.ids(replicas))
         rows.isr.append(self.ids(isr))
         rows.adding.append(())
         rows.removing.append(())
         rows.elr.append(None if has_elr is None else self.elr(elr))
         rows.last_known_elr.append(None if has_elr is None else self.elr(last_known))
+        return True
 
     def general(self, p: PartitionLine) -> None:
         self.rows.append(p, self.intern, self.names.setdefault(p.topic, p.topic))
@@ -249,8 +263,7 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
     i = start
     while i < len(texts) and (i == start or i not in breaks):
         m = fast(texts[i])
-        if m is not None:
-            reader.fast(numbers[i], m)
+        if m is not None and reader.fast(numbers[i], m):
             i += 1
             continue
         line = lines[i]
@@ -294,15 +307,26 @@ def _partition(path: str, line: Line, fields: dict[str, str]) -> PartitionLine:
             raise fail(path, line, f"partition line without {key}:")
     leader_text = fields["Leader"]
     leader = None if leader_text in ("none", "-1") else to_int(path, line, leader_text, "Leader")
+    ids = {
+        key: int_list(path, line, fields.get(key, ""), key)
+        for key in ("Replicas", "Isr", "Adding Replicas", "Removing Replicas")
+    }
+    partition = to_int(path, line, fields["Partition"], "Partition")
+    for what, value in (("Partition", partition), ("Leader", leader)):
+        if value is not None and not 0 <= value <= INT32_MAX:
+            raise fail(path, line, f"{what}: {value} is out of range (0 to {INT32_MAX})")
+    for what, values in ids.items():
+        if any(not 0 <= v <= INT32_MAX for v in values):
+            raise fail(path, line, f"{what}: a broker id out of range (0 to {INT32_MAX})")
     return PartitionLine(
         line=line.number,
         topic=fields["Topic"],
-        partition=to_int(path, line, fields["Partition"], "Partition"),
+        partition=partition,
         leader=leader,
-        replicas=int_list(path, line, fields["Replicas"], "Replicas"),
-        isr=int_list(path, line, fields["Isr"], "Isr"),
-        adding=int_list(path, line, fields.get("Adding Replicas", ""), "Adding Replicas"),
-        removing=int_list(path, line, fields.get("Removing Replicas", ""), "Removing Replicas"),
+        replicas=ids["Replicas"],
+        isr=ids["Isr"],
+        adding=ids["Adding Replicas"],
+        removing=ids["Removing Replicas"],
         elr=_elr(path, line, fields, "Elr"),
         last_known_elr=_elr(path, line, fields, "LastKnownElr"),
         marked_for_deletion=fields.get("MarkedForDeletion") == "true",

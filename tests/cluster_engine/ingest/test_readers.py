@@ -421,3 +421,30 @@ def test_regression_log_dirs_impossible_values_escaped_as_validation_or_overflow
     path.write_text('{"version":1,"brokers":[{' + entry + "}]}\n", encoding="utf-8")
     with pytest.raises(ClusterInputError, match=r"log-dirs\.txt:1: "):
         read_file(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        ("\tTopic: t\tPartition: 99999999999999999999\tLeader: 1\tReplicas: 1\tIsr: 1",
+         "Partition"),
+        ("\tTopic: t\tPartition: 2147483648\tLeader: 1\tReplicas: 1\tIsr: 1", "Partition"),
+        ("\tTopic: t\tPartition: 0\tLeader: 99999999999999999999\tReplicas: 1\tIsr: 1", "Leader"),
+        ("\tTopic: t\tPartition: 0\tLeader: 1\tReplicas: 1,2147483648\tIsr: 1", "Replicas"),
+        # the same value, in a form only the general reader reads (spaces around the tabs)
+        ("\tTopic: t \tPartition: 99999999999999999999 \tLeader: 1\tReplicas: 1\tIsr: 1",
+         "Partition"),
+    ],
+)
+def test_regression_partition_numbers_beyond_int64_raised_overflow_error(
+    tmp_path: Path, line: str, what: str
+) -> None:
+    """The partition table keeps numbers in int64 arrays: a number out of Kafka's int32 range is
+    a located error on its line, whichever reader reads the line, never an OverflowError."""
+    from cluster_engine.ingest import load_snapshot
+
+    header = CAPTURE.split("\n")[0]
+    path = tmp_path / "topics.txt"
+    path.write_text(f"{header}\n{line}\n", encoding="utf-8")
+    with pytest.raises(ClusterInputError, match=rf"topics\.txt:2: {what}: .*out of range"):
+        load_snapshot(path)
