@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
-from click.utils import make_default_short_help
 
 EXIT_USAGE = 2
 # What a shell reports for a program killed by SIGPIPE (128 + 13). Not 1, click's own choice:
@@ -121,7 +120,10 @@ class KsafeGroup(click.Group):
             if loaded is not None:
                 rows.append((name, loaded.get_short_help_str(limit)))
             else:
-                rows.append((name, make_default_short_help(COMMANDS[name].summary, limit)))
+                # the summary cut as click cuts a loaded command's help (its own helper's
+                # signature is not stable across click releases)
+                stand_in = click.Command(name, help=COMMANDS[name].summary)
+                rows.append((name, stand_in.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
