@@ -151,7 +151,19 @@ def test_real_output_takes_the_fast_path(model: Description) -> None:
     ids_unique = all(  # and no empty topology (describe() prints its header with a space)
         0 < len({s.id for s in t.subtopologies}) == len(t.subtopologies) for t in model.topologies
     )
-    if declared_everywhere and ids_unique and model.topologies[0].name != "Topologies":
+    # a global store's source printed without brackets may be a bare topic list (older formats):
+    # the fast path leaves that to the careful reader
+    bare_in_global = any(
+        isinstance(node, Source) and node.pattern is not None
+        for topology in model.topologies
+        for sub in topology.subtopologies
+        if sub.is_global
+        for node in sub.nodes
+    )
+    if (
+        declared_everywhere and ids_unique and not bare_in_global
+        and model.topologies[0].name != "Topologies"
+    ):
         assert fast is not None
     if fast is not None:
         assert to_jsonable(fast) == to_jsonable(expected)
