@@ -200,8 +200,13 @@ _FAST = re.compile(
 )
 
 
+class _OutOfRange(Exception):
+    """A broker id beyond int32 in a list the fast path read: the general reader says where."""
+
+
 class _Reader:
-    """Fills ``PartitionRows``; each distinct broker list text is converted once."""
+    """Fills ``PartitionRows``; each distinct broker list text is converted (and its ids checked
+    against Kafka's int32) once."""
 
     def __init__(self) -> None:
         self.rows = PartitionRows()
@@ -214,7 +219,10 @@ class _Reader:
             return ()
         found = self.lists.get(text)
         if found is None:
-            found = self.lists[text] = self.intern(tuple(map(int, text.split(","))))
+            values = tuple(map(int, text.split(",")))
+            if max(values) > INT32_MAX:
+                raise _OutOfRange(text)
+            found = self.lists[text] = self.intern(values)
         return found
 
     def elr(self, text: str | None) -> Members | None:
@@ -225,23 +233,24 @@ class _Reader:
         topic, partition, leader, replicas, isr, has_elr, elr, last_known = m.groups()
         index = int(partition)
         led = NO_LEADER if leader in ("none", "-1") else int(leader)
-        if index > INT32_MAX or led > INT32_MAX or any(
-            len(t) >= 10 and max(map(int, t.split(","))) > INT32_MAX
-            for t in (replicas, isr, elr, last_known)
-            if t is not None and t != "N/A"
-        ):
+        if index > INT32_MAX or led > INT32_MAX:
+            return False
+        try:
+            members = self.ids(replicas), self.ids(isr)
+            eligible = (None, None) if has_elr is None else (self.elr(elr), self.elr(last_known))
+        except _OutOfRange:
             return False
         rows = self.rows
         rows.line.append(number)
         rows.topic.append(self.names.setdefault(topic, topic))
         rows.number.append(index)
         rows.leader.append(led)
-        rows.replicas.append(self.ids(replicas))
-        rows.isr.append(self.ids(isr))
+        rows.replicas.append(members[0])
+        rows.isr.append(members[1])
         rows.adding.append(())
         rows.removing.append(())
-        rows.elr.append(None if has_elr is None else self.elr(elr))
-        rows.last_known_elr.append(None if has_elr is None else self.elr(last_known))
+        rows.elr.append(eligible[0])
+        rows.last_known_elr.append(eligible[1])
         return True
 
     def general(self, p: PartitionLine) -> None:
