@@ -174,8 +174,6 @@ def say(message: str, *, level: int = 0) -> None:
     """Tell the user on stderr what a run did (``ksafe: ...``), unless ``-q``; ``level`` 1:
     only with ``-v``."""
     if verbosity() >= level:
-        from linter.report.safe import visible
-
         click.echo(visible(f"ksafe: {message}"), err=True)
 
 
