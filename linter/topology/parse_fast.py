@@ -20,6 +20,7 @@ reader (the Lark path on its own): equal models, positions included.
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import fields
 from typing import Any
@@ -61,8 +62,6 @@ _NAMED = re.compile(r"[^\s:]")
 _SUBTOPOLOGY = re.compile(
     r"( *)Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
 )
-# The end of a run of nodes: the first line that is neither a node line nor an arrow line.
-_RUN_END = re.compile(r"\n(?! *(?:Source:|Processor:|Sink:|-->|<--))")
 
 
 def _twins() -> tuple[type, type, type, type] | None:
@@ -212,6 +211,18 @@ def read(text: str, path: str) -> Description | None:
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
     if _TWINS is None:
         return None
+    # The model holds no reference cycles, so collecting while it is built only traverses the
+    # many new nodes again and again (a large share of the time on a large text).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _read(text, path)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read(text: str, path: str) -> Description | None:
     start = len(text) - len(text.lstrip("\n"))
     line = 1 + start
     pos = start
@@ -234,8 +245,7 @@ def read(text: str, path: str) -> Description | None:
             block = _SUBTOPOLOGY.match(text, pos)
             if block is None:
                 break
-            run_end = _RUN_END.search(text, block.end() - 1)
-            stop = end if run_end is None else run_end.start() + 1
+            stop = _run_end(text, block.end(), end)
             sub = _block(text, block, stop, line, names)
             if sub is None or sub.id in ids:
                 return None
@@ -252,6 +262,20 @@ def read(text: str, path: str) -> Description | None:
     if not topologies:
         return None
     return Description(tuple(topologies), path)
+
+
+def _run_end(text: str, body: int, end: int) -> int:
+    """Where the run of nodes from ``body`` ends: at the empty line that ends the block, or
+    before a header line (a global store's block has no empty line after it). A line that only
+    looks like a header ends it too; what follows is then not a header, and the text is left to
+    the Lark path."""
+    stop = text.find("\n\n", body)
+    stop = end if stop < 0 else stop + 1
+    for keyword in ("Sub-topology:", ":\n"):
+        header = text.find(keyword, body, stop)
+        if header >= 0:
+            stop = text.rfind("\n", body, header) + 1 or body
+    return stop
 
 
 def _block(
