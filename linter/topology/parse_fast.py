@@ -3,11 +3,12 @@
 ``Topology#describe()`` prints the same few line shapes every time. :func:`read` takes a text
 made only of them (a ``Topologies:`` or ``Topology: <name>:`` header at column 1, sub-topology
 headers, nodes exactly as Kafka prints them, empty lines between blocks) and builds the model
-with one regex per block; :func:`fast_nodes` does the same for one run of nodes inside the Lark
-path, which reads everything else. Anything that does not fit, or that the Lark path would
-reject or read another way (an empty item, a duplicate, a name no node declares, a ``(`` in a
-payload), makes them give up, and the Lark path reads the text: the fast path never raises and
-never decides what a text means.
+from one ``findall`` over the whole text, every line of it part of an item of one regex (a line
+of no known shape too, which ends the fast path); :func:`fast_nodes` does the same for one run
+of nodes inside the Lark path, which reads everything else. Anything that does not fit, or that
+the Lark path would reject or read another way (an empty item, a duplicate, a name no node
+declares, a ``(`` in a payload), makes them give up, and the Lark path reads the text: the fast
+path never raises and never decides what a text means.
 
 Nodes and their positions are built as instances of mutable twins of the model classes (the
 same slots in the same order) whose class is then set to the model class: a frozen dataclass's
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
@@ -41,27 +43,34 @@ __all__ = ["fast_nodes", "read"]
 EMPTY: frozenset[str] = frozenset()
 _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
 
-# Nodes exactly as Kafka prints them: names without `(`, single spaces, no trailing spaces,
-# space-indented, each kind with its payload keyword and its arrow lines. One alternative per
-# kind: the regex checks what each kind must look like, so the loop over the nodes only builds
-# them. Anchored at line starts: unanchored, findall retried at every `Source:` inside one long
-# line, each try scanning to the line's end.
-_NAME = r"([^\s(](?:[^(\n]*[^\s(])?)"
-_LIST = r"(\S(?:.*\S)?)"
-_NODES = re.compile(
+# Every line of a text is one item of `_LINES` (a node is one item with its arrow lines), so that
+# one findall reads a whole text. A node exactly as Kafka prints it: names without `(`, single
+# spaces, no trailing spaces, space-indented, each kind with its payload keyword and its arrow
+# lines; the regex checks what each kind must look like, so the loop over the items only builds
+# them. A name or list ends where a lookbehind says it does not end in a space: a group that
+# ends in a non-space character backtracks through a repeat, measurably slower. Then the header
+# lines, an empty line, and any other line (the last group), which the reader refuses: findall
+# skips no line. Anchored at line starts: unanchored, findall retried at every `Source:` inside
+# one long line, each try scanning to the line's end.
+_NAME = r"([^\s(][^(\n]*)(?<!\s)"
+_LIST = r"(\S.*)(?<!\s)"
+_LINES = re.compile(
     r"^( *)(?:"
     rf"Processor: {_NAME} \(stores: \[(.*)\]\)\n *--> {_LIST}\n *<-- {_LIST}\n"
     rf"|Source: {_NAME} \(topics: (.*)\)\n *--> {_LIST}\n"
-    rf"|Sink: {_NAME} \((topic|extractor class): (.*)\)\n *<-- {_LIST}\n)",
+    rf"|Sink: {_NAME} \((?:topic: (.*)|extractor class: (.*))\)\n *<-- {_LIST}\n"
+    r"|Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
+    r"|(\n)"
+    r"|(Topologies:|Topology: ([^\n]*):)\n"
+    r"|([^\n]*\n))",
     re.MULTILINE,
 )
-# The name is checked apart (``_NAMED``): one pattern saying "some character is neither a space nor
-# a colon" backtracks over every split of a long line, quadratic in its length.
-_TOPOLOGY = re.compile(r"(?:Topologies:|Topology: ([^\n]*):)\n")
 _NAMED = re.compile(r"[^\s:]")
-_SUBTOPOLOGY = re.compile(
-    r"( *)Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
-)
+# An item's fields after the indent and the node's: a sub-topology's id and global suffix, an
+# empty line, a topology header and its name, any other line.
+_NODE_FIELDS = 12
+
+Item = tuple[str, ...]
 
 
 def _twins() -> tuple[type, type, type, type] | None:
@@ -89,8 +98,6 @@ def _twins() -> tuple[type, type, type, type] | None:
 _TWINS = _twins()
 
 
-# One function on purpose, longer than the others: its loop body runs once per node, and the
-# per-kind helpers it would otherwise call cost a call per node, measurably slower on large texts.
 def fast_nodes(
     text: str,
     line: int,
@@ -104,34 +111,60 @@ def fast_nodes(
     names their lists mention (the caller checks them against the block). False when a node
     needs the careful path (``nodes`` then holds a partial result), and for a Source without
     brackets where ``bare_topics`` says its payload may be a topic list (a global store's)."""
-    found = _NODES.findall(text)
+    found = _LINES.findall(text)
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
     if text.count("(") != len(found) or text[-1:] != "\n" or _TWINS is None:
         return False
+    sets: dict[str, frozenset[str]] = {"none": EMPTY}
+    read = _nodes(iter(found), line, nodes, names, sets, bare_topics)
+    if read is None or read[1] is not None:
+        return False
+    mentioned.update(*sets.values())
+    return True
+
+
+# One function on purpose, longer than the others: its loop body runs once per node, and the
+# per-kind helpers it would otherwise call cost a call per node, measurably slower on large texts.
+def _nodes(
+    items: Iterator[Item],
+    line: int,
+    nodes: list[Node],
+    names: list[str],
+    sets: dict[str, frozenset[str]],
+    bare_topics: bool,
+) -> tuple[int, Item | None] | None:
+    """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
+    a node; answer the line after the nodes and that item (None at the end), or None when a node
+    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set."""
+    assert _TWINS is not None
     twin_position, twin_processor, twin_source, twin_sink = _TWINS
     append = nodes.append
     named = names.append
     empty = EMPTY
-    # A `-->`/`<--` list as a set, one set per distinct list: in a chain, a node's successors
-    # and the next node's predecessors print the same name. Sharing the immutable set halves
-    # the sets made.
-    sets: dict[str, frozenset[str]] = {"none": empty}
+    # One set per distinct list: in a chain, a node's successors and the next node's
+    # predecessors print the same name. Sharing the immutable set halves the sets made.
     known = sets.get
-    first = line
-    for (
-        indent,
-        name,
-        stores,
-        successors,
-        predecessors,
-        source,
-        topics,
-        source_list,
-        sink,
-        keyword,
-        target,
-        sink_list,
-    ) in found:
+    for item in items:
+        (
+            indent,
+            name,
+            stores,
+            successors,
+            predecessors,
+            source,
+            topics,
+            source_list,
+            sink,
+            topic,
+            extractor,
+            sink_list,
+            _,
+            _,
+            _,
+            _,
+            _,
+            _,
+        ) = item
         position: Any = twin_position()
         position.line = line
         position.column = len(indent) + 1
@@ -145,9 +178,12 @@ def fast_nodes(
             before = known(predecessors)
             if before is None:
                 before = sets[predecessors] = frozenset(predecessors.split(", "))
-            store_set = frozenset(stores.split(", ")) if stores else empty
-            if "" in store_set:
-                return False  # an empty item: the careful path reports it
+            if stores:
+                store_set = frozenset(stores.split(", "))
+                if "" in store_set:
+                    return None  # an empty item: the careful path reports it
+            else:
+                store_set = empty
             node = twin_processor()
             node.name = name
             node.stores = store_set
@@ -167,11 +203,11 @@ def fast_nodes(
             if topics[:1] == "[" and topics[-1:] == "]":
                 topic_set = frozenset(topics[1:-1].split(", ")) if len(topics) > 2 else empty
                 if "" in topic_set:
-                    return False
+                    return None
                 node.topics = topic_set
                 node.pattern = None
             elif bare_topics:
-                return False
+                return None
             else:
                 node.topics = empty
                 node.pattern = topics
@@ -180,30 +216,31 @@ def fast_nodes(
             node.kind = "source"
             node.__class__ = Source
             named(source)
-        else:
+        elif sink:
             line += 2
             before = known(sink_list)
             if before is None:
                 before = sets[sink_list] = frozenset(sink_list.split(", "))
             node = twin_sink()
             node.name = sink
-            if keyword == "topic":
+            if topic:
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                node.topic = None if target == "null" else target
+                node.topic = None if topic == "null" else topic
                 node.extractor = None
-            else:
+            elif extractor:
                 node.topic = None
-                node.extractor = target
+                node.extractor = extractor
+            else:
+                return None  # an empty payload: the careful path says what it is
             node.predecessors = before
             node.position = position
             node.kind = "sink"
             node.__class__ = Sink
             named(sink)
+        else:
+            return line, item
         append(node)
-    mentioned.update(*sets.values())
-    # findall skips what does not match, and every match is whole lines: the nodes cover the
-    # text only if they account for all its lines.
-    return line - first == text.count("\n")
+    return line, None
 
 
 def read(text: str, path: str) -> Description | None:
@@ -216,88 +253,95 @@ def read(text: str, path: str) -> Description | None:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _read(text, path)
+        return _Reader(path).read(text)
     finally:
         if enabled:
             gc.enable()
 
 
-def _read(text: str, path: str) -> Description | None:
-    start = len(text) - len(text.lstrip("\n"))
-    line = 1 + start
-    pos = start
-    if text[-1:] != "\n":
-        text += "\n"  # nothing follows the last line: positions stay where they were
-    end = len(text)
-    topologies: list[Topology] = []
-    while pos < end:
-        header = _TOPOLOGY.match(text, pos)
-        if header is None or (header[1] is not None and (
-            header[1].endswith("Topologies") or _NAMED.search(header[1]) is None
-        )):
-            return None  # the Lark path reads `Topology: Topologies:` as a `Topologies:` line
-        topology_line = line
-        pos, line = header.end(), line + 1
-        subs: list[Subtopology] = []
-        ids: set[int] = set()
-        names: list[str] = []
-        while pos < end:
-            block = _SUBTOPOLOGY.match(text, pos)
-            if block is None:
-                break
-            stop = _run_end(text, block.end(), end)
-            sub = _block(text, block, stop, line, names)
-            if sub is None or sub.id in ids:
+class _Reader:
+    """One pass over the items of a text: headers, empty lines and the blocks' nodes."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.topologies: list[Topology] = []
+        self.subs: list[Subtopology] = []  # of the topology being read
+        self.names: list[str] = []  # its node names
+        self.ids: set[int] = set()
+        self.nodes = 0  # nodes read, each with the one `(` its line holds
+        self.parens = 0  # the `(` of header lines
+
+    def read(self, text: str) -> Description | None:
+        if text[-1:] != "\n":
+            text += "\n"  # nothing follows the last line: positions stay where they were
+        items = iter(_LINES.findall(text))
+        topology: tuple[str | None, int] | None = None  # the open topology's name and line
+        after_nodes = False  # an empty line may follow nodes (or start the text), nothing else
+        line = 1
+        item = next(items, None)
+        while item is not None:
+            indent = item[0]
+            number, suffix, empty, header, name, _ = item[_NODE_FIELDS:]
+            if empty and not indent and (after_nodes or topology is None):
+                line, item = line + 1, next(items, None)
+            elif header and not indent:
+                if topology is not None and not self._close(*topology):
+                    return None
+                if header == "Topologies:":
+                    topology = None, line
+                elif name.endswith("Topologies") or _NAMED.search(name) is None:
+                    return None  # the Lark path reads `Topology: Topologies:` as `Topologies:`
+                else:
+                    topology = name, line
+                    self.parens += name.count("(")
+                after_nodes = False
+                line, item = line + 1, next(items, None)
+            elif number and topology is not None:
+                at = Position(line, len(indent) + 1)
+                block = self._block(items, int(number), bool(suffix), at)
+                if block is None:
+                    return None
+                line, item = block
+                after_nodes = True
+            else:
+                return None  # a line of another shape, or one out of place
+        if topology is None or not self._close(*topology):
+            return None
+        if text.count("(") != self.nodes + self.parens:
+            return None  # a `(` in a payload: no certainty where payloads start
+        return Description(tuple(self.topologies), self.path)
+
+    def _block(
+        self, items: Iterator[Item], number: int, is_global: bool, at: Position
+    ) -> tuple[int, Item | None] | None:
+        """Read the nodes of the sub-topology whose header is at ``at``; answer the line and
+        the item after them, or None when anything in it is not plain real output."""
+        if number > _MAX_ID or number in self.ids:
+            return None
+        nodes: list[Node] = []
+        sets: dict[str, frozenset[str]] = {"none": EMPTY}
+        first = len(self.names)
+        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global)
+        if read is None or not nodes:
+            return None
+        declared = set(self.names[first:])
+        if len(declared) != len(nodes) or not all(map(declared.issuperset, sets.values())):
+            return None  # a name twice, or a list names a node the block does not declare
+        if is_global:
+            if sorted(node.kind for node in nodes) != ["processor", "source"]:
                 return None
-            ids.add(sub.id)
-            subs.append(sub)
-            line += text.count("\n", pos, stop)
-            pos = stop
-            while text.startswith("\n", pos):  # empty lines between blocks
-                pos, line = pos + 1, line + 1
+            self.parens += 1
+        self.ids.add(number)
+        self.subs.append(Subtopology(number, frozenset(nodes), is_global, at))
+        self.nodes += len(nodes)
+        return read
+
+    def _close(self, name: str | None, line: int) -> bool:
+        """End the topology being read (its header on line ``line``); False when a node name
+        is in two of its sub-topologies (the Lark path says where)."""
+        subs, names = self.subs, self.names
         if len(subs) > 1 and len(set(names)) != len(names):
-            return None  # a node name twice in the topology: the Lark path says where
-        position = Position(topology_line, 1)
-        topologies.append(Topology(tuple(subs), header[1], position, "describe"))
-    if not topologies:
-        return None
-    return Description(tuple(topologies), path)
-
-
-def _run_end(text: str, body: int, end: int) -> int:
-    """Where the run of nodes from ``body`` ends: at the empty line that ends the block, or
-    before a header line (a global store's block has no empty line after it). A line that only
-    looks like a header ends it too; what follows is then not a header, and the text is left to
-    the Lark path."""
-    stop = text.find("\n\n", body)
-    stop = end if stop < 0 else stop + 1
-    for keyword in ("Sub-topology:", ":\n"):
-        header = text.find(keyword, body, stop)
-        if header >= 0:
-            stop = text.rfind("\n", body, header) + 1 or body
-    return stop
-
-
-def _block(
-    text: str, header: re.Match[str], stop: int, line: int, names: list[str]
-) -> Subtopology | None:
-    """The sub-topology whose header is ``header`` (on line ``line``), its nodes up to
-    ``stop`` (their names added to ``names``); None when anything in it is not plain real
-    output."""
-    number = int(header[2])
-    if number > _MAX_ID:
-        return None
-    is_global = header[3] is not None
-    nodes: list[Node] = []
-    mentioned: set[str] = set()
-    run = text[header.end() : stop]
-    first = len(names)
-    if not run or not fast_nodes(run, line + 1, nodes, names, mentioned, is_global):
-        return None
-    declared = set(names[first:])
-    if not mentioned <= declared or len(declared) != len(nodes):
-        return None
-    if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
-        return None
-    position = Position(line, len(header[1]) + 1)
-    return Subtopology(number, frozenset(nodes), is_global, position)
+            return False
+        self.topologies.append(Topology(tuple(subs), name, Position(line, 1), "describe"))
+        self.subs, self.names, self.ids = [], [], set()
+        return True
