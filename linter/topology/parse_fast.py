@@ -25,7 +25,7 @@ import gc
 import re
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 from linter.topology.model import (
     Description,
@@ -43,44 +43,46 @@ __all__ = ["fast_nodes", "read"]
 EMPTY: frozenset[str] = frozenset()
 _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
 
-# Every line of a text is one item of `_LINES` (a node is one item with its arrow lines), so that
-# one findall reads a whole text. A node exactly as Kafka prints it: names without `(`, single
-# spaces, no trailing spaces, space-indented, each kind with its payload keyword and its arrow
-# lines; the regex checks what each kind must look like, so the loop over the items only builds
-# them. A name or list ends where a lookbehind says it does not end in a space: a group that
-# ends in a non-space character backtracks through a repeat, measurably slower. Then the header
-# lines, an empty line, and any other line (the last group), which the reader refuses: findall
-# skips no line. Anchored at line starts: unanchored, findall retried at every `Source:` inside
-# one long line, each try scanning to the line's end.
+# Every line of a text is part of one item of `_LINES` (a node is one item with its arrow lines),
+# so that one findall reads a whole text and skips no line. A node exactly as Kafka prints it:
+# names without `(`, single spaces, space-indented, each kind with its payload keyword and its
+# arrow lines; the regex checks what each kind must look like, so the loop over the items only
+# builds them. A name ends where a lookbehind says it does not end in a space (a group ending in
+# a non-space character backtracks through a repeat, measurably slower). A `-->`/`<--` list is
+# taken as printed: an item with a space around it names no node (names have none), so the block
+# check sends the text to the Lark path. Any other line (a header, an empty line, a line the
+# reader refuses) is the last group, alone: the fewer the groups, the less findall builds per
+# item. Anchored at line starts: unanchored, findall retried at every `Source:` inside one long
+# line, each try scanning to the line's end.
 _NAME = r"([^\s(][^(\n]*)(?<!\s)"
-_LIST = r"(\S.*)(?<!\s)"
+_LIST = r"(.+)"
 _LINES = re.compile(
     r"^( *)(?:"
     rf"Processor: {_NAME} \(stores: \[(.*)\]\)\n *--> {_LIST}\n *<-- {_LIST}\n"
     rf"|Source: {_NAME} \(topics: (.*)\)\n *--> {_LIST}\n"
     rf"|Sink: {_NAME} \((?:topic: (.*)|extractor class: (.*))\)\n *<-- {_LIST}\n"
-    r"|Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
-    r"|(\n)"
-    r"|(Topologies:|Topology: ([^\n]*):)\n"
     r"|([^\n]*\n))",
     re.MULTILINE,
 )
+# The header lines among the other lines.
+_HEADER = re.compile(
+    r"Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
+    r"|(Topologies:|Topology: ([^\n]*):)\n"
+)
 _NAMED = re.compile(r"[^\s:]")
-# An item's fields after the indent and the node's: a sub-topology's id and global suffix, an
-# empty line, a topology header and its name, any other line.
-_NODE_FIELDS = 12
 
 Item = tuple[str, ...]
 
 
-def _twins() -> tuple[type, type, type, type] | None:
-    """Mutable classes laid out as Position, Processor, Source and Sink, or None when those are
-    not the classes this module was written for (then the fast path is off)."""
+def _twins() -> tuple[type, ...] | None:
+    """Mutable classes laid out as Position, Processor, Source, Sink and Subtopology, or None
+    when those are not the classes this module was written for (then the fast path is off)."""
     expected: dict[type, tuple[str, ...]] = {
         Position: ("line", "column"),
         Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
         Source: ("name", "topics", "pattern", "successors", "position", "kind"),
         Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
+        Subtopology: ("id", "nodes", "is_global", "position"),
     }
     for cls, names in expected.items():
         slots = getattr(cls, "__slots__", ())
@@ -92,10 +94,30 @@ def _twins() -> tuple[type, type, type, type] | None:
         ):
             return None
     made = [type(f"_{cls.__name__}", (), {"__slots__": names}) for cls, names in expected.items()]
-    return made[0], made[1], made[2], made[3]
+    return tuple(made)
 
 
-_TWINS = _twins()
+_TWINS: tuple[type, ...] = _twins() or ()
+
+
+def _position(line: int, column: int) -> Position:
+    """``Position(line, column)``, built through its twin (the reader makes one per block)."""
+    position: Any = _TWINS[0]()
+    position.line = line
+    position.column = column
+    position.__class__ = Position
+    return cast(Position, position)
+
+
+def _subtopology(number: int, nodes: list[Node], is_global: bool, at: Position) -> Subtopology:
+    """``Subtopology(number, frozenset(nodes), is_global, at)``, built through its twin."""
+    sub: Any = _TWINS[4]()
+    sub.id = number
+    sub.nodes = frozenset(nodes)
+    sub.is_global = is_global
+    sub.position = at
+    sub.__class__ = Subtopology
+    return cast(Subtopology, sub)
 
 
 def fast_nodes(
@@ -113,7 +135,7 @@ def fast_nodes(
     brackets where ``bare_topics`` says its payload may be a topic list (a global store's)."""
     found = _LINES.findall(text)
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
-    if text.count("(") != len(found) or text[-1:] != "\n" or _TWINS is None:
+    if text.count("(") != len(found) or text[-1:] != "\n" or not _TWINS:
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
     read = _nodes(iter(found), line, nodes, names, sets, bare_topics)
@@ -136,8 +158,7 @@ def _nodes(
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
     a node; answer the line after the nodes and that item (None at the end), or None when a node
     needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set."""
-    assert _TWINS is not None
-    twin_position, twin_processor, twin_source, twin_sink = _TWINS
+    twin_position, twin_processor, twin_source, twin_sink, _ = _TWINS
     append = nodes.append
     named = names.append
     empty = EMPTY
@@ -158,11 +179,6 @@ def _nodes(
             topic,
             extractor,
             sink_list,
-            _,
-            _,
-            _,
-            _,
-            _,
             _,
         ) = item
         position: Any = twin_position()
@@ -246,7 +262,7 @@ def _nodes(
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
-    if _TWINS is None:
+    if not _TWINS:
         return None
     # The model holds no reference cycles, so collecting while it is built only traverses the
     # many new nodes again and again (a large share of the time on a large text).
@@ -280,11 +296,15 @@ class _Reader:
         line = 1
         item = next(items, None)
         while item is not None:
-            indent = item[0]
-            number, suffix, empty, header, name, _ = item[_NODE_FIELDS:]
-            if empty and not indent and (after_nodes or topology is None):
-                line, item = line + 1, next(items, None)
-            elif header and not indent:
+            indent, other = item[0], item[-1]
+            if other == "\n" and not indent and (after_nodes or topology is None):
+                line, item = line + 1, next(items, None)  # an empty line
+                continue
+            parts = _HEADER.fullmatch(other)
+            if parts is None:
+                return None  # a node out of a block, or a line of no known shape
+            number, suffix, header, name = parts.groups()
+            if header and not indent:
                 if topology is not None and not self._close(*topology):
                     return None
                 if header == "Topologies:":
@@ -297,7 +317,7 @@ class _Reader:
                 after_nodes = False
                 line, item = line + 1, next(items, None)
             elif number and topology is not None:
-                at = Position(line, len(indent) + 1)
+                at = _position(line, len(indent) + 1)
                 block = self._block(items, int(number), bool(suffix), at)
                 if block is None:
                     return None
@@ -332,7 +352,7 @@ class _Reader:
                 return None
             self.parens += 1
         self.ids.add(number)
-        self.subs.append(Subtopology(number, frozenset(nodes), is_global, at))
+        self.subs.append(_subtopology(number, nodes, is_global, at))
         self.nodes += len(nodes)
         return read
 
@@ -342,6 +362,6 @@ class _Reader:
         subs, names = self.subs, self.names
         if len(subs) > 1 and len(set(names)) != len(names):
             return False
-        self.topologies.append(Topology(tuple(subs), name, Position(line, 1), "describe"))
+        self.topologies.append(Topology(tuple(subs), name, _position(line, 1), "describe"))
         self.subs, self.names, self.ids = [], [], set()
         return True
