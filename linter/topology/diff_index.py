@@ -133,7 +133,16 @@ class Side:
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
 
 
-def index(desc: Description, names: Mapping[int, str | None]) -> Side:
+# neighbour sets as keys, per topology name: ``_keys``'s memo, shared by the two sides of a diff
+KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
+
+
+def index(
+    desc: Description, names: Mapping[int, str | None], keyed_sets: KeyedSets | None = None
+) -> Side:
+    """``desc`` indexed. The two versions of a diff mostly have the same neighbour sets: given
+    the same ``keyed_sets``, the second side reuses the keys the first one made."""
+    keyed_sets = {} if keyed_sets is None else keyed_sets
     nodes: dict[Key, NodeInfo] = {}
     succ: dict[Key, frozenset[Key]] = {}
     pred: dict[Key, frozenset[Key]] = {}
@@ -147,7 +156,7 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         t = tname or ""
         # The parser shares one set between a node's successors and the next node's
         # predecessors (and between nodes with the same neighbours): key each set once.
-        keyed: dict[frozenset[str], frozenset[Key]] = {EMPTY: EMPTY_KEYS}
+        keyed = keyed_sets.setdefault(t, {EMPTY: EMPTY_KEYS})
         for sub in topology.subtopologies:
             subs[(t, str(sub.id))] = _index_subtopology(
                 sub, t, tname, nodes, succ, pred, owners, topic_nodes, writers_of, generated, keyed
@@ -193,7 +202,11 @@ def _index_subtopology(
     keyed: dict[frozenset[str], frozenset[Key]],
 ) -> SubtopologyInfo:
     """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
-    over the nodes collects what the summary needs as well."""
+    over the nodes collects what the summary needs as well.
+
+    This loop runs for every node of both sides of every diff: it dispatches on the node's exact
+    class once (instead of a property per absent field), looks neighbour sets up inline, and
+    builds each ``NodeInfo`` through ``_node_info``."""
     is_global, sub_id = sub.is_global, sub.id
     # Listed in the order the model's own properties meet them, so that the sets come out as
     # those would (set iteration order follows insertion order).
@@ -204,32 +217,25 @@ def _index_subtopology(
     patterns = False
     recognise = naming.generated
     for node in sub.nodes:
-        info = NodeInfo(tname, sub_id, is_global, node)
+        info = _node_info(tname, sub_id, is_global, node)
         name = node.name
         node_names.append(name)
         key = (t, name)
         nodes[key] = info
         generated[key] = recognise(name)
-        succ[key] = _keys(keyed, t, node.successors)
-        pred[key] = _keys(keyed, t, node.predecessors)
+        cls = type(node)
+        after = node.successors if cls is not Sink else EMPTY
+        before = node.predecessors if cls is not Source else EMPTY
+        found = keyed.get(after)
+        succ[key] = found if found is not None else _keys(keyed, t, after)
+        found = keyed.get(before)
+        pred[key] = found if found is not None else _keys(keyed, t, before)
         if isinstance(node, Processor):
             for store in node.stores:
                 stores.append(store)
                 owners[(t, store)].append(info)
         elif isinstance(node, Source):
-            for topic in node.topics:
-                read.append(topic)
-                role: TopicRole = "global" if is_global else (
-                    "repartition" if naming.is_internal_topic(topic) else "source"
-                )
-                if not naming.is_topic_name(topic):
-                    patterns = True
-                    if role == "source":
-                        role = "pattern"
-                topic_nodes[(t, role, topic)].append(info)
-            if node.pattern is not None:
-                patterns = True
-                topic_nodes[(t, "pattern", node.pattern)].append(info)
+            patterns |= _index_source(node, info, t, is_global, read, topic_nodes)
         elif node.topic is not None:
             written.append(node.topic)
             internal = naming.is_internal_topic(node.topic)
@@ -248,6 +254,53 @@ def _index_subtopology(
     )
 
 
+def _index_source(
+    node: Source,
+    info: NodeInfo,
+    t: str,
+    is_global: bool,
+    read: list[str],
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]],
+) -> bool:
+    """The topics (or pattern) a source reads, under their roles; True when it reads by
+    pattern."""
+    patterns = False
+    for topic in node.topics:
+        read.append(topic)
+        role: TopicRole = "global" if is_global else (
+            "repartition" if naming.is_internal_topic(topic) else "source"
+        )
+        if not naming.is_topic_name(topic):
+            patterns = True
+            if role == "source":
+                role = "pattern"
+        topic_nodes[(t, role, topic)].append(info)
+    if node.pattern is not None:
+        patterns = True
+        topic_nodes[(t, "pattern", node.pattern)].append(info)
+    return patterns
+
+
+# A frozen dataclass's generated __init__ sets each field through object.__setattr__, several
+# times the cost of the slot descriptors' own setters; one NodeInfo is built per node of each
+# side, so they are built through those setters.
+_new = object.__new__
+_set_topology = NodeInfo.__dict__["topology"].__set__
+_set_subtopology = NodeInfo.__dict__["subtopology"].__set__
+_set_is_global = NodeInfo.__dict__["is_global"].__set__
+_set_node = NodeInfo.__dict__["node"].__set__
+
+
+def _node_info(topology: str | None, subtopology: int, is_global: bool, node: Node) -> NodeInfo:
+    """``NodeInfo(topology, subtopology, is_global, node)``, built field by field."""
+    info: NodeInfo = _new(NodeInfo)
+    _set_topology(info, topology)
+    _set_subtopology(info, subtopology)
+    _set_is_global(info, is_global)
+    _set_node(info, node)
+    return info
+
+
 def _patterns(sub: Subtopology) -> frozenset[str]:
     """Source patterns: printed bare, or a bracketed "topic" no topic name can be."""
     out: set[str] = set()
@@ -262,10 +315,9 @@ def _patterns(sub: Subtopology) -> frozenset[str]:
 def _keys(
     keyed: dict[frozenset[str], frozenset[Key]], topology: str, names: frozenset[str]
 ) -> frozenset[Key]:
-    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them)."""
-    found = keyed.get(names)
-    if found is None:
-        found = keyed[names] = frozenset([(topology, n) for n in names])
+    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them;
+    the caller looks there first)."""
+    found = keyed[names] = frozenset([(topology, n) for n in names])
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TypeAlias
 
 from linter.topology import align, naming
@@ -125,10 +126,15 @@ def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> No
 
 
 def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, a: Side,
-                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[Change]:
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key],
+                  fixed: AbstractSet[Key] = frozenset()) -> frozenset[Change]:
+    """What differs between the matched nodes. ``fixed`` may name before-keys that ``fwd`` maps
+    to themselves: it only saves work (see ``_kept_changes``)."""
     ch: set[Change] = set()
     nb, na = p_b.node, p_a.node
     t_b, t_a = p_b.topology or "", p_a.topology or ""
+    if nb == na and t_b == t_a:
+        return _kept_changes(p_b, p_a, fwd, b, store_map, sub_map, fixed)
     kb, ka = (t_b, nb.name), (t_a, na.name)
     if nb.name != na.name:
         gb, ga = b.generated[kb], a.generated[ka]
@@ -156,6 +162,35 @@ def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, 
     ):
         ch.add(Change.TOPIC)
     return frozenset(ch)
+
+
+NO_CHANGE: frozenset[Change] = frozenset()
+
+
+def _kept_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side,
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key],
+                  fixed: AbstractSet[Key]) -> frozenset[Change]:
+    """``node_changes`` of two equal nodes of the same topology (most nodes of an upgrade): same
+    name, topics and neighbour names, so only the sub-topology and where the neighbours and
+    stores went can differ. A neighbour set whose keys all map to themselves (``fixed``) is
+    kept without building its image."""
+    ch: set[Change] = set()
+    t = p_b.topology or ""
+    kb = (t, p_b.node.name)
+    if sub_map.get((t, str(p_b.subtopology))) != (t, str(p_a.subtopology)):
+        ch.add(Change.SUBTOPOLOGY)
+    if p_b.subtopology != p_a.subtopology:
+        ch.add(Change.SUBTOPOLOGY_ID)
+    succ = b.succ[kb]  # equal to the after node's: the same names in the same topology
+    if not succ <= fixed and {fwd.get(k) for k in succ} != succ:
+        ch.add(Change.SUCCESSORS)
+    pred = b.pred[kb]
+    if not pred <= fixed and {fwd.get(k) for k in pred} != pred:
+        ch.add(Change.PREDECESSORS)
+    stores = p_b.node.stores
+    if stores and {store_map.get((t, s)) for s in stores} != {(t, s) for s in stores}:
+        ch.add(Change.STORES)
+    return frozenset(ch) if ch else NO_CHANGE
 
 
 # --- stores, sub-topologies, topics ----------------------------------------------------------
