@@ -205,8 +205,7 @@ def _index_subtopology(
     over the nodes collects what the summary needs as well.
 
     This loop runs for every node of both sides of every diff: it dispatches on the node's exact
-    class once (instead of a property per absent field), looks neighbour sets up inline, and
-    builds each ``NodeInfo`` through ``_node_info``."""
+    class once (instead of a property per absent field) and looks neighbour sets up inline."""
     is_global, sub_id = sub.is_global, sub.id
     # Listed in the order the model's own properties meet them, so that the sets come out as
     # those would (set iteration order follows insertion order).
@@ -217,7 +216,7 @@ def _index_subtopology(
     patterns = False
     recognise = naming.generated
     for node in sub.nodes:
-        info = _node_info(tname, sub_id, is_global, node)
+        info = NodeInfo(tname, sub_id, is_global, node)
         name = node.name
         node_names.append(name)
         key = (t, name)
@@ -279,26 +278,6 @@ def _index_source(
         patterns = True
         topic_nodes[(t, "pattern", node.pattern)].append(info)
     return patterns
-
-
-# A frozen dataclass's generated __init__ sets each field through object.__setattr__, several
-# times the cost of the slot descriptors' own setters; one NodeInfo is built per node of each
-# side, so they are built through those setters.
-_new = object.__new__
-_set_topology = NodeInfo.__dict__["topology"].__set__
-_set_subtopology = NodeInfo.__dict__["subtopology"].__set__
-_set_is_global = NodeInfo.__dict__["is_global"].__set__
-_set_node = NodeInfo.__dict__["node"].__set__
-
-
-def _node_info(topology: str | None, subtopology: int, is_global: bool, node: Node) -> NodeInfo:
-    """``NodeInfo(topology, subtopology, is_global, node)``, built field by field."""
-    info: NodeInfo = _new(NodeInfo)
-    _set_topology(info, topology)
-    _set_subtopology(info, subtopology)
-    _set_is_global(info, is_global)
-    _set_node(info, node)
-    return info
 
 
 def _patterns(sub: Subtopology) -> frozenset[str]:

@@ -10,7 +10,8 @@ from typing import TypeAlias
 
 from linter.topology import align, naming
 from linter.topology.diff_index import Change, How, Key, NodeInfo, Side
-from linter.topology.model import Sink, Source
+from linter.topology.model import Processor, Sink, Source
+from linter.topology.naming import canonical_role
 
 
 def _kind(info: NodeInfo) -> str:
@@ -82,9 +83,18 @@ def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
 
 def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
     items: list[tuple[int, str, SeqKey, Key]] = []
+    nodes = side.nodes
     for key, gen in side.generated.items():
         if gen is not None and key[0] == topology:
-            items.append((gen.index, gen.rest, _gen_key(side.nodes[key], gen), key))
+            info = nodes[key]
+            # most generated nodes are processors, whose key needs no endpoint: built inline,
+            # as this runs for every generated node of both sides
+            gk = (
+                ("processor", canonical_role(gen.prefix), gen.rest, "")
+                if type(info.node) is Processor
+                else _gen_key(info, gen)
+            )
+            items.append((gen.index, gen.rest, gk, key))
     items.sort()
     return [(gk, key) for _, _, gk, key in items]
 
