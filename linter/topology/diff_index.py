@@ -174,16 +174,7 @@ def index(
         )
     topics: dict[Key, TopicInfo] = {}
     for (_t, role, topic), infos in topic_nodes.items():
-        first = _first(infos)
-        info_t = TopicInfo(
-            topology=first.topology,
-            name=topic,
-            role=role,
-            writers=frozenset([i.name for i in infos if isinstance(i.node, Sink)]),
-            readers=frozenset([i.name for i in infos if isinstance(i.node, Source)]),
-            subtopologies=frozenset([i.subtopology for i in infos]),
-            line=first.line,
-        )
+        info_t = _topic_info(role, topic, infos)
         topics[info_t.key] = info_t
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
 
@@ -246,7 +237,10 @@ def _index_subtopology(
         is_global=is_global,
         nodes=frozenset(node_names),
         stores=frozenset(stores),
-        source_topics=frozenset(t for t in frozenset(read) if naming.is_topic_name(t)),
+        # without patterns, every topic read is a topic name (``_index_source``)
+        source_topics=frozenset(
+            [t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read
+        ),
         sink_topics=frozenset(written),
         line=sub.position.line or None,
         patterns=_patterns(sub) if patterns else EMPTY,
@@ -298,6 +292,29 @@ def _keys(
     the caller looks there first)."""
     found = keyed[names] = frozenset([(topology, n) for n in names])
     return found
+
+
+def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
+    if len(infos) == 1:  # the usual case (one node reads or writes the topic): no filtering
+        first = infos[0]
+        names = frozenset([first.name])
+        is_sink = isinstance(first.node, Sink)
+        writers, readers = (names, EMPTY) if is_sink else (EMPTY, names)
+        subtopologies = frozenset([first.subtopology])
+    else:
+        first = _first(infos)
+        writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
+        readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
+        subtopologies = frozenset([i.subtopology for i in infos])
+    return TopicInfo(
+        topology=first.topology,
+        name=topic,
+        role=role,
+        writers=writers,
+        readers=readers,
+        subtopologies=subtopologies,
+        line=first.line,
+    )
 
 
 def _first(infos: list[NodeInfo]) -> NodeInfo:
