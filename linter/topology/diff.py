@@ -30,6 +30,7 @@ from linter.topology.diff_index import (
     Change,
     How,
     Key,
+    KeyedSets,
     NodeInfo,
     Side,
     StoreInfo,
@@ -118,13 +119,14 @@ class TopologyDiff:
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
-    b = index(before, topology_names(before))
+    keyed: KeyedSets = {}
+    b = index(before, topology_names(before), keyed)
     if before == after and _regular(b):
         # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
         # equality, so ``after`` keeps its own lines unless it is the very same text.
         a = b if before.topologies is after.topologies else index(after, topology_names(after))
         return _unchanged(before, after, b, a)
-    a = index(after, topology_names(after))
+    a = index(after, topology_names(after), keyed)
     fwd, how = match_nodes(b, a)
     return _assemble(before, after, b, a, fwd, how)
 
@@ -175,9 +177,10 @@ def _assemble(
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
+    fixed = {kb for kb, ka in fwd.items() if kb == ka}
     nodes = _matching(
         b.nodes, a.nodes, {kb: (ka, how[kb]) for kb, ka in fwd.items()},
-        lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map),
+        lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map, fixed),
     )
     stores = _matching(
         b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)

@@ -133,7 +133,16 @@ class Side:
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
 
 
-def index(desc: Description, names: Mapping[int, str | None]) -> Side:
+# neighbour sets as keys, per topology name: ``_keys``'s memo, shared by the two sides of a diff
+KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
+
+
+def index(
+    desc: Description, names: Mapping[int, str | None], keyed_sets: KeyedSets | None = None
+) -> Side:
+    """``desc`` indexed. The two versions of a diff mostly have the same neighbour sets: given
+    the same ``keyed_sets``, the second side reuses the keys the first one made."""
+    keyed_sets = {} if keyed_sets is None else keyed_sets
     nodes: dict[Key, NodeInfo] = {}
     succ: dict[Key, frozenset[Key]] = {}
     pred: dict[Key, frozenset[Key]] = {}
@@ -147,7 +156,7 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         t = tname or ""
         # The parser shares one set between a node's successors and the next node's
         # predecessors (and between nodes with the same neighbours): key each set once.
-        keyed: dict[frozenset[str], frozenset[Key]] = {EMPTY: EMPTY_KEYS}
+        keyed = keyed_sets.setdefault(t, {EMPTY: EMPTY_KEYS})
         for sub in topology.subtopologies:
             subs[(t, str(sub.id))] = _index_subtopology(
                 sub, t, tname, nodes, succ, pred, owners, topic_nodes, writers_of, generated, keyed
@@ -165,16 +174,7 @@ def index(desc: Description, names: Mapping[int, str | None]) -> Side:
         )
     topics: dict[Key, TopicInfo] = {}
     for (_t, role, topic), infos in topic_nodes.items():
-        first = _first(infos)
-        info_t = TopicInfo(
-            topology=first.topology,
-            name=topic,
-            role=role,
-            writers=frozenset([i.name for i in infos if isinstance(i.node, Sink)]),
-            readers=frozenset([i.name for i in infos if isinstance(i.node, Source)]),
-            subtopologies=frozenset([i.subtopology for i in infos]),
-            line=first.line,
-        )
+        info_t = _topic_info(role, topic, infos)
         topics[info_t.key] = info_t
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
 
@@ -193,7 +193,10 @@ def _index_subtopology(
     keyed: dict[frozenset[str], frozenset[Key]],
 ) -> SubtopologyInfo:
     """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
-    over the nodes collects what the summary needs as well."""
+    over the nodes collects what the summary needs as well.
+
+    This loop runs for every node of both sides of every diff: it dispatches on the node's exact
+    class once (instead of a property per absent field) and looks neighbour sets up inline."""
     is_global, sub_id = sub.is_global, sub.id
     # Listed in the order the model's own properties meet them, so that the sets come out as
     # those would (set iteration order follows insertion order).
@@ -210,26 +213,19 @@ def _index_subtopology(
         key = (t, name)
         nodes[key] = info
         generated[key] = recognise(name)
-        succ[key] = _keys(keyed, t, node.successors)
-        pred[key] = _keys(keyed, t, node.predecessors)
+        cls = type(node)
+        after = node.successors if cls is not Sink else EMPTY
+        before = node.predecessors if cls is not Source else EMPTY
+        found = keyed.get(after)
+        succ[key] = found if found is not None else _keys(keyed, t, after)
+        found = keyed.get(before)
+        pred[key] = found if found is not None else _keys(keyed, t, before)
         if isinstance(node, Processor):
             for store in node.stores:
                 stores.append(store)
                 owners[(t, store)].append(info)
         elif isinstance(node, Source):
-            for topic in node.topics:
-                read.append(topic)
-                role: TopicRole = "global" if is_global else (
-                    "repartition" if naming.is_internal_topic(topic) else "source"
-                )
-                if not naming.is_topic_name(topic):
-                    patterns = True
-                    if role == "source":
-                        role = "pattern"
-                topic_nodes[(t, role, topic)].append(info)
-            if node.pattern is not None:
-                patterns = True
-                topic_nodes[(t, "pattern", node.pattern)].append(info)
+            patterns |= _index_source(node, info, t, is_global, read, topic_nodes)
         elif node.topic is not None:
             written.append(node.topic)
             internal = naming.is_internal_topic(node.topic)
@@ -241,11 +237,41 @@ def _index_subtopology(
         is_global=is_global,
         nodes=frozenset(node_names),
         stores=frozenset(stores),
-        source_topics=frozenset(t for t in frozenset(read) if naming.is_topic_name(t)),
+        # without patterns, every topic read is a topic name (``_index_source``)
+        source_topics=frozenset(
+            [t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read
+        ),
         sink_topics=frozenset(written),
         line=sub.position.line or None,
         patterns=_patterns(sub) if patterns else EMPTY,
     )
+
+
+def _index_source(
+    node: Source,
+    info: NodeInfo,
+    t: str,
+    is_global: bool,
+    read: list[str],
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]],
+) -> bool:
+    """The topics (or pattern) a source reads, under their roles; True when it reads by
+    pattern."""
+    patterns = False
+    for topic in node.topics:
+        read.append(topic)
+        role: TopicRole = "global" if is_global else (
+            "repartition" if naming.is_internal_topic(topic) else "source"
+        )
+        if not naming.is_topic_name(topic):
+            patterns = True
+            if role == "source":
+                role = "pattern"
+        topic_nodes[(t, role, topic)].append(info)
+    if node.pattern is not None:
+        patterns = True
+        topic_nodes[(t, "pattern", node.pattern)].append(info)
+    return patterns
 
 
 def _patterns(sub: Subtopology) -> frozenset[str]:
@@ -262,11 +288,33 @@ def _patterns(sub: Subtopology) -> frozenset[str]:
 def _keys(
     keyed: dict[frozenset[str], frozenset[Key]], topology: str, names: frozenset[str]
 ) -> frozenset[Key]:
-    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them)."""
-    found = keyed.get(names)
-    if found is None:
-        found = keyed[names] = frozenset([(topology, n) for n in names])
+    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them;
+    the caller looks there first)."""
+    found = keyed[names] = frozenset([(topology, n) for n in names])
     return found
+
+
+def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
+    if len(infos) == 1:  # the usual case (one node reads or writes the topic): no filtering
+        first = infos[0]
+        names = frozenset([first.name])
+        is_sink = isinstance(first.node, Sink)
+        writers, readers = (names, EMPTY) if is_sink else (EMPTY, names)
+        subtopologies = frozenset([first.subtopology])
+    else:
+        first = _first(infos)
+        writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
+        readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
+        subtopologies = frozenset([i.subtopology for i in infos])
+    return TopicInfo(
+        topology=first.topology,
+        name=topic,
+        role=role,
+        writers=writers,
+        readers=readers,
+        subtopologies=subtopologies,
+        line=first.line,
+    )
 
 
 def _first(infos: list[NodeInfo]) -> NodeInfo:

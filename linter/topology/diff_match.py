@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TypeAlias
 
 from linter.topology import align, naming
 from linter.topology.diff_index import Change, How, Key, NodeInfo, Side
-from linter.topology.model import Sink, Source
+from linter.topology.model import Processor, Sink, Source
+from linter.topology.naming import canonical_role
 
 
 def _kind(info: NodeInfo) -> str:
@@ -81,9 +83,18 @@ def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
 
 def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
     items: list[tuple[int, str, SeqKey, Key]] = []
+    nodes = side.nodes
     for key, gen in side.generated.items():
         if gen is not None and key[0] == topology:
-            items.append((gen.index, gen.rest, _gen_key(side.nodes[key], gen), key))
+            info = nodes[key]
+            # most generated nodes are processors, whose key needs no endpoint: built inline,
+            # as this runs for every generated node of both sides
+            gk = (
+                ("processor", canonical_role(gen.prefix), gen.rest, "")
+                if type(info.node) is Processor
+                else _gen_key(info, gen)
+            )
+            items.append((gen.index, gen.rest, gk, key))
     items.sort()
     return [(gk, key) for _, _, gk, key in items]
 
@@ -125,10 +136,15 @@ def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> No
 
 
 def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, a: Side,
-                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key]) -> frozenset[Change]:
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key],
+                  fixed: AbstractSet[Key] = frozenset()) -> frozenset[Change]:
+    """What differs between the matched nodes. ``fixed`` may name before-keys that ``fwd`` maps
+    to themselves: it only saves work (see ``_kept_changes``)."""
     ch: set[Change] = set()
     nb, na = p_b.node, p_a.node
     t_b, t_a = p_b.topology or "", p_a.topology or ""
+    if nb == na and t_b == t_a:
+        return _kept_changes(p_b, p_a, fwd, b, store_map, sub_map, fixed)
     kb, ka = (t_b, nb.name), (t_a, na.name)
     if nb.name != na.name:
         gb, ga = b.generated[kb], a.generated[ka]
@@ -156,6 +172,35 @@ def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, 
     ):
         ch.add(Change.TOPIC)
     return frozenset(ch)
+
+
+NO_CHANGE: frozenset[Change] = frozenset()
+
+
+def _kept_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side,
+                  store_map: Mapping[Key, Key], sub_map: Mapping[Key, Key],
+                  fixed: AbstractSet[Key]) -> frozenset[Change]:
+    """``node_changes`` of two equal nodes of the same topology (most nodes of an upgrade): same
+    name, topics and neighbour names, so only the sub-topology and where the neighbours and
+    stores went can differ. A neighbour set whose keys all map to themselves (``fixed``) is
+    kept without building its image."""
+    ch: set[Change] = set()
+    t = p_b.topology or ""
+    kb = (t, p_b.node.name)
+    if sub_map.get((t, str(p_b.subtopology))) != (t, str(p_a.subtopology)):
+        ch.add(Change.SUBTOPOLOGY)
+    if p_b.subtopology != p_a.subtopology:
+        ch.add(Change.SUBTOPOLOGY_ID)
+    succ = b.succ[kb]  # equal to the after node's: the same names in the same topology
+    if not succ <= fixed and {fwd.get(k) for k in succ} != succ:
+        ch.add(Change.SUCCESSORS)
+    pred = b.pred[kb]
+    if not pred <= fixed and {fwd.get(k) for k in pred} != pred:
+        ch.add(Change.PREDECESSORS)
+    stores = p_b.node.stores
+    if stores and {store_map.get((t, s)) for s in stores} != {(t, s) for s in stores}:
+        ch.add(Change.STORES)
+    return frozenset(ch) if ch else NO_CHANGE
 
 
 # --- stores, sub-topologies, topics ----------------------------------------------------------
