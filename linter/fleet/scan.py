@@ -75,8 +75,9 @@ def _rows(
     return [finding_row(f, app_id, check, before, after) for f in report.findings]
 
 
-def _count(rows: Sequence[FindingRow], severity: Severity) -> int:
-    return sum(1 for r in rows if r.severity == severity.value and r.acknowledged is None)
+def _live(rows: Sequence[FindingRow]) -> Counter[str]:
+    """Findings not acknowledged, by severity."""
+    return Counter([r.severity for r in rows if r.acknowledged is None])
 
 
 def _quarantine(
@@ -214,6 +215,7 @@ def _check(
         upgrade_findings=upgrade[1] if upgrade else (),
         before=upgrade[2] if upgrade else None,
     )
+    live = _live(findings)
     app = AppRow(
         app_id=app_id,
         application_id=application_id,
@@ -224,8 +226,8 @@ def _check(
         deployed_version=next((v.version for v in reversed(ordered) if v.deployed), None),
         verdict=verdict,
         strategy=strategy,
-        errors=_count(findings, Severity.ERROR),
-        warnings=_count(findings, Severity.WARNING),
-        infos=_count(findings, Severity.INFO),
+        errors=live[Severity.ERROR],
+        warnings=live[Severity.WARNING],
+        infos=live[Severity.INFO],
     )
     return AppScan(app=app, findings=tuple(findings), facts=facts)
