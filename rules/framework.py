@@ -261,6 +261,21 @@ def _trusted_finding(values: dict[str, Any]) -> Finding:
     return finding
 
 
+_AT_LINE = frozenset({"path", "line"})
+_AT_LINE_OF_SIDE = frozenset({"path", "line", "side"})
+
+
+def location(path: str | None, line: int | None, side: str | None = None) -> Location:
+    """``Location(path=path, line=line, side=side)`` (``side`` unset when None), made like
+    :func:`to_finding` makes findings: rules make one for almost every finding."""
+    at = _new(Location)
+    _set(at, "__dict__", {"path": path, "line": line, "column": None, "side": side})
+    _set(at, "__pydantic_fields_set__", set(_AT_LINE if side is None else _AT_LINE_OF_SIDE))
+    _set(at, "__pydantic_extra__", None)
+    _set(at, "__pydantic_private__", None)
+    return at
+
+
 def run(
     rules: Iterable[Rule[Any]],
     kind: SubjectKind[S],

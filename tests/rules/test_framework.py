@@ -15,6 +15,7 @@ from rules.framework import (
     SubjectKind,
     collect,
     fingerprint,
+    location,
     rule,
     to_finding,
 )
@@ -77,3 +78,14 @@ def test_a_severity_override_is_a_severity_even_given_as_text() -> None:
 def test_collect_runs_only_the_rules_of_the_kind() -> None:
     assert collect((_test_rule,), SubjectKind("topology-diff"), "x") == []
     assert [f.message for f in collect((_test_rule,), KIND, "x")] == ["x changed", "plain"]
+
+
+def test_a_location_is_the_model_validation_builds() -> None:
+    for built, validated in (
+        (location("a.txt", 3), Location(path="a.txt", line=3)),
+        (location("a.txt", None, "after"), Location(path="a.txt", line=None, side="after")),
+    ):
+        assert built == validated
+        assert list(built.__dict__.items()) == list(validated.__dict__.items())
+        assert built.model_fields_set == validated.model_fields_set
+        assert hash(built) == hash(validated)
