@@ -1,7 +1,9 @@
 """The rows the fleet scan writes: one finding, one app (see the schemas below, and the README).
 
 Plain dataclasses with a tuple form in schema order, so that Spark and the single-process path
-write the same tables.
+write the same tables. They are not frozen, though nothing changes a row once made: a fleet scan
+makes some thirty rows an app, and a frozen dataclass's ``__init__`` costs five times as much (it
+sets every field through ``object.__setattr__``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from rules.framework import Finding, Severity
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FindingRow:
     """One finding of the fleet scan (the ``findings`` table; see :data:`FINDINGS_SCHEMA`)."""
 
@@ -56,7 +58,7 @@ class FindingRow:
 _RANK = {s.value: s.rank for s in Severity}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AppRow:
     """One app's own results (before the fleet findings are counted in)."""
 
