@@ -29,6 +29,8 @@ class Settings:
 
 def selected(rules: Iterable[Rule], settings: Settings) -> tuple[Rule, ...]:
     """The rules ``settings`` keeps, in catalogue order."""
+    if not settings.select and not settings.ignore:  # the usual case, checked once per app
+        return tuple(rules)
 
     def named(r: Rule, refs: frozenset[str]) -> bool:
         return r.id in refs or r.name in refs or r.id.lower() in refs
@@ -43,6 +45,8 @@ def selected(rules: Iterable[Rule], settings: Settings) -> tuple[Rule, ...]:
 def severity_overrides(rules: Iterable[Rule], settings: Settings) -> dict[str, Severity]:
     """Overrides keyed by rule id, whether the config named the rule by id or by name."""
     out: dict[str, Severity] = {}
+    if not settings.severities:
+        return out
     for r in rules:
         for ref in (r.id, r.name):
             if ref in settings.severities:

@@ -6,11 +6,11 @@ topics: all of them are in the topology, so the plan names them instead of ``<in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from linter.topology import naming
-from linter.topology.model import Description, Processor, Sink, Source
+from linter.topology.model import Description, Processor, Sink, Source, Topology
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,33 +52,28 @@ def app_facts(
     """Facts of the upgrade ``before`` -> ``after``: inputs of both versions (the old one has
     committed offsets on its inputs, the new one reads its own), repartition topics of the old
     version (what a drain must empty), outputs of both."""
-    versions = [d for d in (before, after) if d is not None]
-    sources, sinks = _topics(versions)
-    internal = {t for t in sources if naming.is_internal_topic(t)}
-    written = set(sinks)
-    inputs = sorted(t for t in sources if t not in internal and t not in written)
-    intermediate = sorted(t for t in sources if t not in internal and t in written)
-    outputs = sorted(t for t in written if not naming.is_internal_topic(t) and t not in sources)
+    sources: set[str] = set()
+    sinks: set[str] = set()
+    patterns: set[str] = set()
     repartition: set[str] = set()
-    for topology in before.topologies if before is not None else ():
-        for sub in topology.subtopologies:
-            for topic in sub.source_topics:
+    if before is not None:
+        _read(before, sources, sinks, patterns)
+        for topology in before.topologies:
+            for topic in _all_sources(topology):
                 if naming.is_internal_topic(topic):
                     repartition.add(naming.internal_topic(application_id, topic, topology.name))
-    patterns = sorted(
-        {
-            node.pattern
-            for d in versions
-            for _, sub, node in d.nodes()
-            if isinstance(node, Source) and node.pattern is not None and not sub.is_global
-        }
-    )
+    if after is not None:
+        _read(after, sources, sinks, patterns)
+    internal = {t for t in sources if naming.is_internal_topic(t)}
+    inputs = sorted(t for t in sources if t not in internal and t not in sinks)
+    intermediate = sorted(t for t in sources if t not in internal and t in sinks)
+    outputs = sorted(t for t in sinks if not naming.is_internal_topic(t) and t not in sources)
     return AppFacts(
         application_id=application_id,
         state_dir=state_dir,
         exactly_once=exactly_once,
         input_topics=tuple(inputs),
-        input_patterns=tuple(patterns),
+        input_patterns=tuple(sorted(patterns)),
         intermediate_topics=tuple(intermediate),
         repartition_topics=tuple(sorted(repartition)),
         output_topics=tuple(outputs),
@@ -88,18 +83,29 @@ def app_facts(
     )
 
 
-def _topics(versions: Iterable[Description]) -> tuple[set[str], set[str]]:
-    """Source topics of the stream sub-topologies (a global store's topic is read by the global
-    consumer, outside the group the reset tool rewinds) and sink topics."""
-    sources: set[str] = set()
-    sinks: set[str] = set()
-    for d in versions:
-        for _, sub, node in d.nodes():
-            if isinstance(node, Source) and not sub.is_global:
-                sources.update(node.topics)
-            elif isinstance(node, Sink) and node.topic is not None:
-                sinks.add(node.topic)
-    return sources, sinks
+def _read(d: Description, sources: set[str], sinks: set[str], patterns: set[str]) -> None:
+    """Add the source topics and patterns of ``d``'s stream sub-topologies (a global store's
+    topic is read by the global consumer, outside the group the reset tool rewinds) and its sink
+    topics: one pass over the nodes, since this runs for every app of a fleet scan."""
+    for topology in d.topologies:
+        for sub in topology.subtopologies:
+            stream = not sub.is_global
+            for node in sub.nodes:
+                if isinstance(node, Source):
+                    if stream:
+                        sources.update(node.topics)
+                        if node.pattern is not None:
+                            patterns.add(node.pattern)
+                elif isinstance(node, Sink) and node.topic is not None:
+                    sinks.add(node.topic)
+
+
+def _all_sources(topology: Topology) -> Iterator[str]:
+    """Source topics of every sub-topology, global ones included."""
+    for sub in topology.subtopologies:
+        for node in sub.nodes:
+            if isinstance(node, Source):
+                yield from node.topics
 
 
 # --- what describe() cannot show ---------------------------------------------------------------
@@ -130,6 +136,7 @@ _TABLE_JOIN = frozenset(
     }
 )
 _FK_JOIN = "KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-"
+_NOTED = _JOIN_WINDOW | _TABLE_JOIN
 
 
 def _listed(names: Iterable[str], limit: int = 3) -> str:
@@ -150,21 +157,24 @@ def unchecked(description: Description | None) -> tuple[str, ...]:
     joins: set[str] = set()
     fk_joins: set[str] = set()
     suppress: set[str] = set()
-    for _, _, node in description.nodes():
-        role = naming.role_of(node.name)
-        if role in _TABLE_JOIN:
-            joins.add(node.name)
-        if role == _FK_JOIN:
-            fk_joins.add(node.name)
-        if role in _JOIN_WINDOW:
-            join_windows.add(node.name)
-        if not isinstance(node, Processor) or not node.stores:
-            continue
-        stores.update(node.stores)
-        if role == "KTABLE-SUPPRESS-":
-            suppress.add(node.name)
-        elif role in _MAYBE_WINDOWED or (role is None and not _all_table_stores(node)):
-            windowed.update(node.stores)
+    for topology in description.topologies:
+        for sub in topology.subtopologies:
+            for node in sub.nodes:
+                role = naming.role_of(node.name)
+                if role in _NOTED:  # most roles are in none of the sets: one lookup for them
+                    if role in _TABLE_JOIN:
+                        joins.add(node.name)
+                    if role == _FK_JOIN:
+                        fk_joins.add(node.name)
+                    if role in _JOIN_WINDOW:
+                        join_windows.add(node.name)
+                if not isinstance(node, Processor) or not node.stores:
+                    continue
+                stores.update(node.stores)
+                if role == "KTABLE-SUPPRESS-":
+                    suppress.add(node.name)
+                elif role in _MAYBE_WINDOWED or (role is None and not _all_table_stores(node)):
+                    windowed.update(node.stores)
     notes: list[str] = []
     if join_windows:
         notes.append(

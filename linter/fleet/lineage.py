@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from linter.api import Settings, selected, severity_overrides
 from linter.fleet.rows import FindingRow, finding_row
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
-from linter.topology.model import Description, Sink, Source, Topology
+from linter.topology.model import Description, Sink, Source, Subtopology, Topology
 from rules.fleet import FLEET_RULES
 from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
@@ -32,8 +32,23 @@ def is_internal_name(topic: str) -> bool:
 
 def _internal_of(topology: Topology) -> frozenset[str]:
     """Topics the topology both writes and reads that are named like internal topics."""
-    sunk = {n.topic for _, n in topology.nodes() if isinstance(n, Sink) and n.topic}
-    sourced = {t for _, n in topology.nodes() if isinstance(n, Source) for t in n.topics}
+    return _internal(*_sunk_and_sourced(topology))
+
+
+def _sunk_and_sourced(topology: Topology) -> tuple[set[str], set[str]]:
+    """The topics the topology writes, and those it reads."""
+    sunk: set[str] = set()
+    sourced: set[str] = set()
+    for sub in topology.subtopologies:
+        for n in sub.nodes:
+            if isinstance(n, Source):
+                sourced.update(n.topics)
+            elif isinstance(n, Sink) and n.topic:
+                sunk.add(n.topic)
+    return sunk, sourced
+
+
+def _internal(sunk: set[str], sourced: set[str]) -> frozenset[str]:
     return frozenset(t for t in sunk & sourced if is_internal_name(t))
 
 
@@ -45,10 +60,8 @@ def produced_topics(description: Description) -> frozenset[str]:
     """External topics the app writes (internal topics and extractor sinks left out)."""
     out: set[str] = set()
     for topology in description.topologies:
-        internal = _internal_of(topology)
-        for _, node in topology.nodes():
-            if isinstance(node, Sink) and node.topic and node.topic not in internal:
-                out.add(node.topic)
+        sunk, sourced = _sunk_and_sourced(topology)
+        out.update(sunk - _internal(sunk, sourced))
     return frozenset(out)
 
 
@@ -64,31 +77,51 @@ def facts_of(
 ) -> AppFacts:
     """An app's facts from its latest description (and the findings of its upgrade to it)."""
     app_key = application_id or app_id
+    produces: set[str] = set()
     consumes: set[str] = set()
     stateful: set[str] = set()
     internal: set[str] = set()
     for topology in description.topologies:
-        own = _internal_of(topology)
+        # one pass over the nodes of each sub-topology (this runs for every app of a fleet)
+        subs = [(sub, *_sub_topics(sub)) for sub in topology.subtopologies]
+        sunk = {t for _, _, sinks, _ in subs for t in sinks}
+        own = _internal(sunk, {t for _, sources, _, _ in subs for t in sources})
+        produces.update(sunk - own)
         prefix = _prefix(app_key, topology)
         internal.update(prefix + t for t in own)
-        for sub in topology.subtopologies:
-            external = sub.source_topics - own
+        for sub, sources, _, stores in subs:
+            external = sources - own
             consumes.update(external)
-            if sub.stores and not sub.is_global:
+            if stores and not sub.is_global:
                 stateful.update(external)
-                internal.update(f"{prefix}{s}-changelog" for s in sub.stores)
-    produces = produced_topics(description)
+                internal.update(f"{prefix}{s}-changelog" for s in stores)
     return AppFacts(
         app_id=app_id,
         application_id=app_key,
         version=version,
         upgrade=upgrade,
-        produces=produces,
+        produces=frozenset(produces),
         consumes=frozenset(consumes),
         stateful_on=frozenset(stateful),
         key_changes=key_change_topics(upgrade_findings, before, description),
         internal=frozenset(internal),
     )
+
+
+def _sub_topics(sub: Subtopology) -> tuple[set[str], set[str], set[str]]:
+    """The source topics, sink topics and stores of a sub-topology."""
+    sources: set[str] = set()
+    sinks: set[str] = set()
+    stores: set[str] = set()
+    for n in sub.nodes:
+        if isinstance(n, Source):
+            sources.update(n.topics)
+        elif isinstance(n, Sink):
+            if n.topic:
+                sinks.add(n.topic)
+        elif n.stores:
+            stores.update(n.stores)
+    return sources, sinks, stores
 
 
 def key_change_topics(
@@ -99,11 +132,14 @@ def key_change_topics(
     A finding names its topics; a ``key-change-before-stateful`` finding that names only a store
     changes the key of what that store's sub-topology writes.
     """
+    relevant = [
+        f for f in findings if f.name in KEY_CHANGE_RULES and f.acknowledged is None
+    ]
+    if not relevant:  # the usual case: no need to work out the topics the versions write
+        return frozenset()
     produced = produced_topics(after) | (produced_topics(before) if before else frozenset())
     out: set[str] = set()
-    for f in findings:
-        if f.name not in KEY_CHANGE_RULES or f.acknowledged is not None:
-            continue
+    for f in relevant:
         named = {r.name for r in f.resources if r.kind.endswith("topic")} & produced
         if not named:
             stores = {r.name for r in f.resources if r.kind == "store"}

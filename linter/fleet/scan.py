@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from operator import itemgetter
 
 from linter import api
 from linter.fleet.lineage import facts_of
@@ -75,8 +76,9 @@ def _rows(
     return [finding_row(f, app_id, check, before, after) for f in report.findings]
 
 
-def _count(rows: Sequence[FindingRow], severity: Severity) -> int:
-    return sum(1 for r in rows if r.severity == severity.value and r.acknowledged is None)
+def _live(rows: Sequence[FindingRow]) -> Counter[str]:
+    """Findings not acknowledged, by severity."""
+    return Counter([r.severity for r in rows if r.acknowledged is None])
 
 
 def _quarantine(
@@ -186,8 +188,16 @@ def _check(
 ) -> AppScan:
     latest, config = ordered[-1], configs[-1]
     application_id = (config.application_id if config else None) or settings.application_id
-    own = replace(settings, application_id=application_id)
-    findings = _rows(api.lint(models[-1], own), app_id, "lint", None, latest.version)
+    own = (
+        settings
+        if application_id == settings.application_id
+        else replace(settings, application_id=application_id)
+    )
+    lint = _rows(api.lint(models[-1], own), app_id, "lint", None, latest.version)
+    # A report's findings are sorted by severity, rule, fingerprint and message, as its rows sort
+    # after their check and versions (FindingRow.sort_key): ordering the reports orders the
+    # rows, without a sort key made for each row.
+    reports = [(("lint", "", latest.version), lint)]
     verdict = strategy = None
     upgrade: tuple[str, list[Finding], Description] | None = None
     for i, j in _pairs(ordered):
@@ -198,13 +208,14 @@ def _check(
             streams_before=configs[i],
             streams_after=configs[j],
         )
-        findings += _rows(report, app_id, "diff", ordered[i].version, ordered[j].version)
+        before, after = ordered[i].version, ordered[j].version
+        reports.append((("diff", before, after), _rows(report, app_id, "diff", before, after)))
         if j == len(ordered) - 1:
             verdict = report.verdict.value if report.verdict is not None else None
             strategy = report.plan.strategy.value if report.plan is not None else None
             label = f"{ordered[i].version} -> {ordered[j].version}"
             upgrade = (label, list(report.findings), models[i])
-    findings.sort(key=FindingRow.sort_key)
+    findings = [row for _, rows in sorted(reports, key=itemgetter(0)) for row in rows]
     facts = facts_of(
         app_id,
         models[-1],
@@ -214,6 +225,7 @@ def _check(
         upgrade_findings=upgrade[1] if upgrade else (),
         before=upgrade[2] if upgrade else None,
     )
+    live = _live(findings)
     app = AppRow(
         app_id=app_id,
         application_id=application_id,
@@ -224,8 +236,8 @@ def _check(
         deployed_version=next((v.version for v in reversed(ordered) if v.deployed), None),
         verdict=verdict,
         strategy=strategy,
-        errors=_count(findings, Severity.ERROR),
-        warnings=_count(findings, Severity.WARNING),
-        infos=_count(findings, Severity.INFO),
+        errors=live[Severity.ERROR],
+        warnings=live[Severity.WARNING],
+        infos=live[Severity.INFO],
     )
     return AppScan(app=app, findings=tuple(findings), facts=facts)

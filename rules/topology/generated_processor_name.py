@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Iterator, Mapping
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink, Source
-from rules.framework import Hit, Impact, Location, Resource, Severity, rule
+from rules.framework import Hit, Impact, Resource, Severity, location, rule
 from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
+
+_name = operator.attrgetter("name")
 
 
 @rule(
@@ -71,36 +74,41 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     desc = subject.description
     for topology in desc.topologies:
         by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
-        persistent = persistent_generated(topology)
+        persistent: tuple[tuple[int, str], ...] | None = None  # worked out when needed (rarely)
         for sub in topology.subtopologies:
-            for n in sorted(sub.nodes, key=lambda x: x.name):
+            for n in sorted(sub.nodes, key=_name):
                 about = _about(n.name)
                 if about is None or _plumbing(n, by_name):
                     continue
-                message, resource, remediation = about
-                shifts = _shift_note(n.name, persistent)
-                if shifts is not None:
-                    message, remediation = f"{message} {shifts[0]}", shifts[1]
+                message, resource, remediation, unburned = about
+                if unburned:
+                    if persistent is None:
+                        persistent = persistent_generated(topology)
+                    shifts = _shift_note(n.name, persistent)
+                    if shifts is not None:
+                        message, remediation = f"{message} {shifts[0]}", shifts[1]
                 yield Hit(
                     message=message,
                     resources=(resource,),
-                    locations=(Location(path=desc.path, line=n.position.line or None),),
+                    locations=(location(desc.path, n.position.line or None),),
                     remediation=remediation,
                     key=f"{topology.name or ''}|{n.name}",
                 )
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _about(name: str) -> tuple[str, Resource, str] | None:
+def _about(name: str) -> tuple[str, Resource, str, bool] | None:
     """The message, resource and remediation of a hit on a generated name, which depend on the
-    name alone (None for a chosen name). Made once per name: names such as
-    ``KSTREAM-FILTER-0000000003`` recur in every app of a fleet, and a Resource is frozen."""
+    name alone (None for a chosen name), and whether naming the operator stops it consuming an
+    index. Made once per name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app
+    of a fleet, and a Resource is frozen."""
     gen = naming.generated(name)
     if gen is None:
         return None
     op = gen.operator
     what = op.operator if op else "operator"
-    return f"{what} {name} has a generated name.", node(name), _remediation(gen)
+    unburned = op is not None and bool(op.unburned_when_named)
+    return f"{what} {name} has a generated name.", node(name), _remediation(gen), unburned
 
 
 _JOIN_PREFIXES = frozenset(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from linter.topology import naming
 from linter.topology.model import Sink
-from rules.framework import Hit, Impact, Location, Severity, rule
+from rules.framework import Hit, Impact, Severity, location, rule
 from rules.topology.context import (
     TOPOLOGY,
     LintSubject,
@@ -69,11 +69,13 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     cur = seen.get(n.topic)
                     if cur is None or (n.name, n.position.line) < cur:
                         seen[n.topic] = (n.name, n.position.line)
-        persistent = persistent_generated(topology)
+        persistent: tuple[tuple[int, str], ...] = ()
         for t in sorted(seen):
             gen = naming.generated_topic(t)
             if gen is None:
                 continue
+            if gen.prefix == _REPARTITION and not persistent:  # what _remediation needs
+                persistent = persistent_generated(topology)
             sink, line = seen[t]
             full = naming.internal_topic(subject.application_id, t, topology.name)
             yield Hit(
@@ -86,10 +88,13 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     topic(t),
                     node(sink),
                 ),
-                locations=(Location(path=subject.description.path, line=line or None),),
+                locations=(location(subject.description.path, line or None),),
                 remediation=_remediation(t, gen, persistent),
                 key=f"{topology.name or ''}|{t}",
             )
+
+
+_REPARTITION = "KSTREAM-REPARTITION-"
 
 
 def _remediation(
@@ -101,7 +106,7 @@ def _remediation(
         f"Name it: {naming.repartition_fix(t)}. On a running app that renames the topic: drain "
         "it in the same deploy (see repartition-topic-removed)"
     )
-    if gen.prefix != "KSTREAM-REPARTITION-":
+    if gen.prefix != _REPARTITION:
         return f"{fix}."
     later = [p for i, p in persistent if i > gen.index and p != t]
     if not later:

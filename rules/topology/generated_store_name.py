@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from linter.topology import naming
 from linter.topology.store_naming import store_fix
-from rules.framework import Hit, Impact, Location, Severity, rule
+from rules.framework import Hit, Impact, Severity, location, rule
 from rules.topology.context import TOPOLOGY, LintSubject, changelog, node, store
 
 
@@ -73,7 +73,7 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
                     changelog(subject.application_id, s, topology.name),
                     node(owner),
                 ),
-                locations=(Location(path=subject.description.path, line=line or None),),
+                locations=(location(subject.description.path, line or None),),
                 remediation=f"Name it: {store_fix(s, owner)} on the operator {owner}.",
                 key=f"{topology.name or ''}|{s}",
             )

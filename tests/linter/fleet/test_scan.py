@@ -8,6 +8,7 @@ import pytest
 
 from linter.api import Settings
 from linter.fleet.inputs import assemble, detect_format, split_path, version_of
+from linter.fleet.rows import FindingRow
 from linter.fleet.scan import QUARANTINED, SCANNED, Version, natural_key, order_versions, scan_app
 
 SMALL = Path(__file__).resolve().parents[3] / "fixtures" / "fleet" / "small"
@@ -231,3 +232,14 @@ def test_local_paths() -> None:
     assert local_path("file:///data/my%20fleet") == "/data/my fleet"
     assert local_path("s3a://bucket/fleet") is None
     assert local_path("hdfs://nn:8020/fleet") is None
+
+
+def test_the_rows_of_an_app_come_in_the_findings_table_order() -> None:
+    text = {v: (SMALL / "orders-enricher" / f"{v}.txt").read_text(encoding="utf-8")
+            for v in ("v1", "v2")}  # fmt: skip
+    rows = [Version("b", "v1", text["v2"]), Version("b", "v2", text["v1"]),
+            Version("b", "v3", text["v2"])]  # fmt: skip
+    found = scan_app("b", rows, Settings()).findings
+    assert {r.check for r in found} == {"lint", "diff"}
+    assert len({(r.version_before, r.version_after) for r in found}) == 3
+    assert list(found) == sorted(found, key=FindingRow.sort_key)
