@@ -131,6 +131,10 @@ def session(
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.python.worker.reuse", "true")
         .config("spark.sql.execution.arrow.pyspark.enabled", "false")
+        # Else every DataFrame call walks the Python stack for its call site (importing
+        # IPython when installed) and makes four JVM calls to record it, for error messages
+        # that name the line; ksafe's own messages name the input instead.
+        .config("spark.python.sql.dataFrameDebugging.enabled", "false")
         .getOrCreate()
     )
     # A session of its own for one scan (the CLI's) reports Spark's failures as the one-line
