@@ -111,32 +111,64 @@ def session(
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder
+    options = {
+        "spark.app.name": app_name,
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.python.worker.reuse": "true",
+        "spark.sql.execution.arrow.pyspark.enabled": "false",
+        # Else every DataFrame call walks the Python stack for its call site (importing
+        # IPython when installed) and makes four JVM calls to record it, for error messages
+        # that name the line; ksafe's own messages name the input instead.
+        "spark.python.sql.dataFrameDebugging.enabled": "false",
+    }
     if master is not None:
-        builder = builder.master(master)
+        options["spark.master"] = master
         if master.startswith("local") and not _driver_memory_given():
             # In local mode the driver JVM holds the executors' cached tables and sort buffers;
             # Spark's 1g default spends a good part of a 10k-app scan in garbage collection.
-            builder = builder.config("spark.driver.memory", local_driver_memory())
+            options["spark.driver.memory"] = local_driver_memory()
         if master.startswith("local") and "extraJavaOptions" not in os.environ.get(
             "PYSPARK_SUBMIT_ARGS", ""
         ):
-            builder = builder.config(
-                "spark.driver.extraJavaOptions", local_java_options(one_scan)
-            )
-    spark = (
-        builder.appName(app_name)
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.python.worker.reuse", "true")
-        .config("spark.sql.execution.arrow.pyspark.enabled", "false")
-        .getOrCreate()
-    )
+            options["spark.driver.extraJavaOptions"] = local_java_options(one_scan)
+    spark = _bare_session(options) or SparkSession.builder.config(map={**options}).getOrCreate()
     # A session of its own for one scan (the CLI's) reports Spark's failures as the one-line
     # error the scan raises, not as Java stack traces on stderr as well.
     spark.sparkContext.setLogLevel("FATAL" if one_scan else "ERROR")
     return spark
+
+
+def _bare_session(options: dict[str, str]) -> SparkSession | None:
+    """A new session without the session extensions found on the classpath; None when a
+    Spark context exists already, ``spark.sql.extensions`` names extensions to apply, or this
+    Spark has no such constructor (the caller then builds the session as Spark does).
+
+    Spark's ML jar registers its SQL functions through such an extension, and building them
+    starts Scala's runtime reflection: in a Java Flight Recorder profile of a fresh 4-app scan,
+    163 of the JVM's 856 samples, all before the first job, for functions a scan never calls.
+    """
+    from pyspark import SparkConf, SparkContext
+    from pyspark.sql import SparkSession
+
+    if SparkContext._active_spark_context is not None:
+        return None
+    sc = SparkContext.getOrCreate(SparkConf().setAll(list(options.items())))
+    if sc.getConf().contains("spark.sql.extensions"):
+        return None
+    jvm = sc._jvm  # the JVM session is made here: PySpark has no option to leave them out
+    assert jvm is not None
+    try:
+        none = getattr(getattr(jvm, "scala.None$"), "MODULE$")
+        empty = getattr(getattr(jvm, "scala.collection.immutable.Map$"), "MODULE$").empty()
+        extensions = getattr(jvm, "org.apache.spark.sql.SparkSessionExtensions")()
+        jsession = getattr(jvm, "org.apache.spark.sql.classic.SparkSession")(
+            sc._jsc.sc(), none, none, extensions, empty, empty
+        )
+    except Exception:  # py4j's error for a constructor this Spark does not have
+        return None
+    return SparkSession(sc, jsession)
 
 
 def master_to_set(master: str | None) -> str | None:

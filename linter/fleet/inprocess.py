@@ -18,14 +18,19 @@ from typing import Any
 from linter.fleet.lineage import CLUSTER_CHECK, LINEAGE_CHECK, Edge
 from linter.fleet.local import LocalScan, scan_fleet
 from linter.fleet.options import ScanOptions
-from linter.fleet.outputs import APPS, FINDINGS, LINEAGE, rows_in_line, write_summary
-from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA, FindingRow
+from linter.fleet.outputs import (
+    APPS,
+    APPS_SCHEMA,
+    FINDINGS,
+    LINEAGE,
+    rows_in_line,
+    write_summary,
+)
+from linter.fleet.rows import EDGES_SCHEMA, FINDINGS_SCHEMA, FindingRow
 from linter.fleet.tree import app_dirs, read_app
 from linter.report.json import FORMAT_VERSION, schema_id
 
 ENGINES = ("spark", "local")
-
-APPS_SCHEMA = APP_ROW_SCHEMA + ", fleet_findings int, risk int"
 
 
 def local_engine_problem(kind: str, local: str | None) -> str | None:

@@ -260,6 +260,11 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
         # after it: seconds of driver round trips on a two-core machine, for plans that are
         # already right (the partition count is set above, the one join is small).
         "spark.sql.adaptive.enabled": "false",
+        # Whole-stage code generation compiles a Java class per stage with Janino: on a JVM
+        # that has just started, seconds for queries over a few thousand rows; the rows
+        # here are few for their Python cost, and interpreted stages handle them in
+        # milliseconds.
+        "spark.sql.codegen.wholeStage": "false",
     }
     saved = {key: spark.conf.get(key, None) for key in conf}
     for key, value in conf.items():

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from linter.fleet.options import ScanOptions
+from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA
 from linter.report.json import FORMAT_VERSION, schema_id
 
 if TYPE_CHECKING:
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 
 FINDINGS, APPS, LINEAGE = "findings.parquet", "apps.parquet", "lineage.parquet"
 SUMMARY, DASHBOARD = "summary.json", "dashboard.html"
+
+APPS_SCHEMA = APP_ROW_SCHEMA + ", fleet_findings int, risk int"
+"""The apps table: each app's own row with its fleet findings counted in, and its risk."""
 
 SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 
@@ -121,10 +125,12 @@ def write_tables(
     )
     edges = lineage.repartition(1).sortWithinPartitions("topic", "upstream_app", "downstream_app")
     edges.write.mode("overwrite").parquet(_path(out, LINEAGE))
+    # Read with the schema they were written with: else Spark runs a job per table to read it
+    # back from the files' footers.
     return Tables(
         findings=findings,
-        apps=spark.read.parquet(_path(out, APPS)),
-        lineage=spark.read.parquet(_path(out, LINEAGE)),
+        apps=spark.read.schema(APPS_SCHEMA).parquet(_path(out, APPS)),
+        lineage=spark.read.schema(EDGES_SCHEMA).parquet(_path(out, LINEAGE)),
         fleet_findings=fleet_findings,
     )
 
