@@ -10,36 +10,99 @@ report (acknowledgements, verdict, deployment plan).
 
 from __future__ import annotations
 
-from linter.acknowledgements import Acknowledgement
-from linter.api.checks import (
-    Released,
-    app_context,
-    cluster_check,
-    cluster_simulation,
-    diff,
-    judge_diff,
-    judge_release,
-    lint,
-    lint_all,
-    release,
-)
-from linter.api.cluster import UsageProblem, check_plan, check_plans, streams_apps
-from linter.api.finish import AppScope, finish, not_checked, sort_findings
-from linter.api.gitbase import check_git_base, check_pre_commit
-from linter.api.models import (
-    INPUT_ERRORS,
-    parse_topologies,
-    read_snapshot,
-    rule,
-    rules,
-    topology_json,
-    topology_text,
-)
-from linter.api.schemas import schema_of
-from linter.api.topology import check_diff, check_lint, check_lint_tree, check_release, resolved
-from linter.report.result import Result
-from linter.settings import Settings, selected, severity_overrides
-from rules.framework import Severity
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from linter.acknowledgements import Acknowledgement
+    from linter.api.checks import (
+        Released,
+        app_context,
+        cluster_check,
+        cluster_simulation,
+        diff,
+        judge_diff,
+        judge_release,
+        lint,
+        lint_all,
+        release,
+    )
+    from linter.api.cluster import UsageProblem, check_plan, check_plans, streams_apps
+    from linter.api.finish import AppScope, finish, not_checked, sort_findings
+    from linter.api.gitbase import check_git_base, check_pre_commit
+    from linter.api.models import (
+        INPUT_ERRORS,
+        parse_topologies,
+        read_snapshot,
+        rule,
+        rules,
+        topology_json,
+        topology_text,
+    )
+    from linter.api.schemas import schema_of
+    from linter.api.topology import check_diff, check_lint, check_lint_tree, check_release, resolved
+    from linter.report.result import Result
+    from linter.settings import Settings, selected, severity_overrides
+    from rules.framework import Severity
+
+# Where each public name lives. The door imports a module when one of its names is first used, so
+# a topology check (``ksafe diff``, a fleet worker) does not load the cluster engine, the git
+# helpers or the schemas it never calls.
+_HOMES = {
+    "Acknowledgement": "linter.acknowledgements",
+    "AppScope": "linter.api.finish",
+    "INPUT_ERRORS": "linter.api.models",
+    "Released": "linter.api.checks",
+    "Result": "linter.report.result",
+    "Settings": "linter.settings",
+    "Severity": "rules.framework",
+    "UsageProblem": "linter.api.cluster",
+    "app_context": "linter.api.checks",
+    "check_diff": "linter.api.topology",
+    "check_git_base": "linter.api.gitbase",
+    "check_lint": "linter.api.topology",
+    "check_lint_tree": "linter.api.topology",
+    "check_plan": "linter.api.cluster",
+    "check_plans": "linter.api.cluster",
+    "check_pre_commit": "linter.api.gitbase",
+    "check_release": "linter.api.topology",
+    "cluster_check": "linter.api.checks",
+    "cluster_simulation": "linter.api.checks",
+    "diff": "linter.api.checks",
+    "finish": "linter.api.finish",
+    "judge_diff": "linter.api.checks",
+    "judge_release": "linter.api.checks",
+    "lint": "linter.api.checks",
+    "lint_all": "linter.api.checks",
+    "not_checked": "linter.api.finish",
+    "parse_topologies": "linter.api.models",
+    "read_snapshot": "linter.api.models",
+    "release": "linter.api.checks",
+    "resolved": "linter.api.topology",
+    "rule": "linter.api.models",
+    "rules": "linter.api.models",
+    "schema_of": "linter.api.schemas",
+    "selected": "linter.settings",
+    "severity_overrides": "linter.settings",
+    "sort_findings": "linter.api.finish",
+    "streams_apps": "linter.api.cluster",
+    "topology_json": "linter.api.models",
+    "topology_text": "linter.api.models",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "INPUT_ERRORS",

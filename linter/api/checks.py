@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from cluster_engine.plan import Plan
-from cluster_engine.simulate import Simulation, simulate
-from cluster_engine.snapshot import Snapshot
 from linter.api.finish import finish
 from linter.report.model import Report
 from linter.settings import Settings, selected, severity_overrides
@@ -17,8 +15,6 @@ from linter.topology.diff import TopologyDiff
 from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
-from rules.cluster import CLUSTER_RULES
-from rules.cluster.runner import run_cluster
 from rules.facts import AppFacts, app_facts, unchecked
 from rules.framework import Finding, Location, collect, run
 from rules.topology import TOPOLOGY_RULES
@@ -31,6 +27,11 @@ from rules.topology.context import (
     LintSubject,
 )
 from rules.verdict import Verdict, warnings_note
+
+if TYPE_CHECKING:  # the cluster engine is imported by the cluster checks, when they run
+    from cluster_engine.plan import Plan
+    from cluster_engine.simulate import Simulation
+    from cluster_engine.snapshot import Snapshot
 
 
 def lint(description: Description, settings: Settings = Settings()) -> Report:
@@ -193,6 +194,10 @@ def cluster_simulation(
     apps: Sequence[tuple[str, Description]] = (),
 ) -> tuple[Report, Simulation]:
     """:func:`cluster_check` plus the simulation it judged (for timelines: ``summaries()``)."""
+    from cluster_engine.simulate import simulate
+    from rules.cluster import CLUSTER_RULES
+    from rules.cluster.runner import run_cluster
+
     simulation = simulate(snapshot, plan)
     rules = selected(CLUSTER_RULES, settings)
     findings = run_cluster(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cluster_engine.plan import Step
-from cluster_engine.simulate import Simulation, StepSummary
 from linter.report.scene import finding_anchor
 from rules.framework import Finding
+
+if TYPE_CHECKING:  # a topology report never loads the cluster engine
+    from cluster_engine.plan import Step
+    from cluster_engine.simulate import Simulation, StepSummary
 
 # What to wait for after each kind of plan step before starting the next one.
 WAIT_FOR: Mapping[str, str] = {
