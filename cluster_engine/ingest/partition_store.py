@@ -15,7 +15,7 @@ from typing import Any
 
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest.facts import show
-from cluster_engine.ingest.topics import PartitionRows
+from cluster_engine.ingest.topic_rows import PartitionRows
 from cluster_engine.partitions import NO_LEADER, Partitions
 
 PARTITION_FIELDS = (
