@@ -32,6 +32,7 @@ from linter.api.models import (
     read_snapshot,
     rule,
     rules,
+    snapshot_json,
     topology_json,
     topology_text,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "schema_of",
     "selected",
     "severity_overrides",
+    "snapshot_json",
     "sort_findings",
     "streams_apps",
     "topology_json",

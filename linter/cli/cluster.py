@@ -54,16 +54,14 @@ def snapshot_command(source: Path, output: Path | None) -> None:
         text = yaml.safe_dump(snapshot.model_dump(mode="json"), sort_keys=False)
         write_output(text, output, what=f"snapshot ({counts})")
         return
-    from cluster_engine.snapshot_json import dump_json
-
     # written as it is made: a 200k-partition snapshot is ~80 MB of JSON
     if to_stdout(output):
-        sys.stdout.writelines(dump_json(snapshot))
+        sys.stdout.writelines(api.snapshot_json(snapshot))
         sys.stdout.write("\n")
         return
     assert output is not None
     with output.open("w", encoding="utf-8") as out:
-        out.writelines(dump_json(snapshot))
+        out.writelines(api.snapshot_json(snapshot))
     say(f"snapshot ({counts}) written to {output}")
 
 
