@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import click
 
@@ -21,6 +25,27 @@ from linter.cli.common import (
     write_output,
 )
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _no_cycle_collection(command: Callable[P, R]) -> Callable[P, R]:
+    """Run ``command`` with the cyclic garbage collector paused. A 200k-partition cluster is
+    millions of small objects, none of them in a cycle; the collector's passes over them cost
+    ~15% of a command's CPU time for nothing to free."""
+
+    @functools.wraps(command)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not gc.isenabled():
+            return command(*args, **kwargs)
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return paused
+
 
 @click.group("cluster")
 def cluster_group() -> None:
@@ -36,6 +61,7 @@ def cluster_group() -> None:
     default=None,
     help="Write here (YAML if it ends in .yaml/.yml, else JSON); default (or -): stdout as JSON.",
 )
+@_no_cycle_collection
 def snapshot_command(source: Path, output: Path | None) -> None:
     """Assemble a snapshot from SOURCE: a folder of captured Kafka tool outputs (each file's
     kind is recognised from its content; files it does not read are named on stderr), one
@@ -93,6 +119,7 @@ def snapshot_command(source: Path, output: Path | None) -> None:
 @output_options
 @checking_options
 @config_option
+@_no_cycle_collection
 def check_command(
     snapshot_path: Path | None,
     plan_path: Path,
