@@ -142,6 +142,15 @@ def test_a_run_with_a_line_in_another_form_is_read_line_by_line(
     assert fast.partitions == _general(monkeypatch, lines).partitions
 
 
+def test_lines_that_add_up_to_whole_records_are_not_read_as_records() -> None:
+    run = RUNS["with ELR"]
+    two = run[0] + run[1]  # two records on one line: the general reader refuses it
+    one, rest = run[2].split("\tPartition:")
+    lines = prepare("\n".join([two, one, "\tPartition:" + rest]))
+    with pytest.raises(ClusterInputError, match=r"t\.txt:1: field Topic: appears twice"):
+        topics.parse("t.txt", lines, 0)
+
+
 @pytest.mark.parametrize(
     ("odd", "error"),
     [
