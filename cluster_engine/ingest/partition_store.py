@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterator
 from copy import copy
-from itertools import compress
+from itertools import compress, pairwise
 from operator import ne
 from typing import Any
 
@@ -78,8 +78,9 @@ class PartitionStore:
         where: dict[str, dict[int, int]] = {}
         # a describe lists each topic's partitions together: one dict per run of a topic
         topic, number = rows.topic, rows.number
-        starts = [0, *compress(range(1, len(topic)), map(ne, topic[1:], topic[:-1]))]
-        for a, b in zip(starts, [*starts[1:], len(topic)], strict=True):
+        previous: list[str | None] = [None, *topic[:-1]]
+        starts = compress(range(len(topic)), map(ne, topic, previous))
+        for a, b in pairwise([*starts, len(topic)]):
             run = dict(zip(number[a:b], range(a, b), strict=True))
             seen = where.get(topic[a])
             if seen is None:

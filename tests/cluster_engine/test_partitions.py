@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +175,12 @@ def test_an_error_in_a_run_is_located_on_its_line(odd: str, error: str) -> None:
     run = RUNS["with ELR"]
     with pytest.raises(ClusterInputError, match=rf"t\.txt:3: {error}"):
         topics.parse("t.txt", prepare("\n".join([*run[:2], odd, *run[2:]])), 0)
+
+
+def test_a_describe_of_topics_without_partitions_assembles(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_text("Topic: a\tTopicId: x\tPartitionCount: 0\tReplicationFactor: 1\tConfigs: \n")
+    snapshot = load_snapshot(path)
+    assert [(t.name, len(t.partitions)) for t in snapshot.topics] == [("a", 0)]
