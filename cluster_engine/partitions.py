@@ -209,14 +209,6 @@ class Partitions(Sequence[Partition]):
             seen.add(number)
         return None
 
-    def in_range(self) -> bool:
-        """Whether every number fits its Kafka type (the columns were filled without pydantic)."""
-        return in_range(
-            self.number,
-            self.leader,
-            (self.replicas, self.isr, self.adding, self.removing, self.elr, self.last_known_elr),
-        )
-
     def dump(self) -> list[dict[str, Any]]:
         """What ``tuple[Partition, ...]`` serialises to in python mode, in order (JSON writes
         tuples as arrays too)."""
@@ -270,7 +262,7 @@ def in_range(
     number: Sequence[int], leader: Sequence[int], lists: Iterable[Sequence[Members | None]]
 ) -> bool:
     """Whether partition ``number``s, ``leader``s (``NO_LEADER``: none) and the broker ids in
-    the member ``lists`` columns fit their Kafka types."""
+    the member ``lists`` columns fit their Kafka types (columns filled without pydantic)."""
     if not len(number):
         return True
     if min(number) < 0 or max(number) > INT32_MAX:
