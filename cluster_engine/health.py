@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, compress
-from operator import eq, lt, sub
+from itertools import chain, compress, repeat
+from operator import eq, lt, not_, sub
 
 from cluster_engine.table import PartitionTable, by_broker
 
@@ -36,8 +36,7 @@ class PartitionHealth:
 
     @cached_property
     def eff_min(self) -> list[int]:
-        mins = self.topic_min_isr
-        return [min(mins[t], n) for t, n in zip(self.table.topic, self.table.rf, strict=True)]
+        return list(map(min, map(self.topic_min_isr.__getitem__, self.table.topic), self.table.rf))
 
     @cached_property
     def slack(self) -> list[int]:
@@ -52,10 +51,12 @@ class PartitionHealth:
         broker, how many fully replicated ISRs and ISRs one above min hold it."""
         table, slack = self.table, self.slack
         isr = table.isr
-        at_min = [p for p, s in enumerate(slack) if s == 0]
-        lone = [p for p, n in enumerate(table.isr_len) if n == 1]
+        # C-level passes over the pids (a Python statement each would cost more)
+        pids = range(len(slack))
+        at_min = list(compress(pids, map(not_, slack)))
+        lone = list(compress(pids, map(eq, table.isr_len, repeat(1))))
         full = map(eq, table.isr_len, table.rf)
-        above = (s == 1 for s in slack)
+        above = map(eq, slack, repeat(1))
         return (
             by_broker([isr[p] for p in at_min], at_min),
             by_broker([isr[p] for p in lone], lone),
@@ -84,8 +85,9 @@ class PartitionHealth:
         """Health with every ISR as the table has it."""
         table, slack = self.table, self.slack
         isr_len = table.isr_len
-        under_pids = [p for p, s in enumerate(slack) if s < 0]
-        offline_pids = [p for p, n in enumerate(isr_len) if n == 0]
+        pids = range(len(slack))
+        under_pids = list(compress(pids, map(lt, slack, repeat(0))))
+        offline_pids = list(compress(pids, map(not_, isr_len)))
         return Health(
             len(offline_pids),
             len(under_pids),

@@ -209,23 +209,6 @@ class Partitions(Sequence[Partition]):
             seen.add(number)
         return None
 
-    def in_range(self) -> bool:
-        """Whether every number fits its Kafka type (the columns were filled without pydantic)."""
-        if not len(self):
-            return True
-        if min(self.number) < 0 or max(self.number) > INT32_MAX:
-            return False
-        leaders = [x for x in self.leader if x != NO_LEADER]
-        if leaders and (min(leaders) < -INT32_MAX - 1 or max(leaders) > INT32_MAX):
-            return False
-        lists: set[Members] = set()
-        for column in (self.replicas, self.isr, self.adding, self.removing):
-            lists.update(column)
-        for maybe in (self.elr, self.last_known_elr):
-            lists.update(m for m in maybe if m is not None)
-        ids = [b for members in lists for b in members]
-        return not ids or (min(ids) >= 0 and max(ids) <= INT32_MAX)
-
     def dump(self) -> list[dict[str, Any]]:
         """What ``tuple[Partition, ...]`` serialises to in python mode, in order (JSON writes
         tuples as arrays too)."""
@@ -273,6 +256,22 @@ class Partitions(Sequence[Partition]):
             models,
             serialization=core_schema.plain_serializer_function_ser_schema(_serialise),
         )
+
+
+def in_range(
+    number: Sequence[int], leader: Sequence[int], lists: Iterable[Sequence[Members | None]]
+) -> bool:
+    """Whether partition ``number``s, ``leader``s (``NO_LEADER``: none) and the broker ids in
+    the member ``lists`` columns fit their Kafka types (columns filled without pydantic)."""
+    if not len(number):
+        return True
+    if min(number) < 0 or max(number) > INT32_MAX:
+        return False
+    leaders = set(leader) - {NO_LEADER}
+    if leaders and (min(leaders) < -INT32_MAX - 1 or max(leaders) > INT32_MAX):
+        return False
+    ids = {b for column in lists for members in set(column) if members for b in members}
+    return not ids or (min(ids) >= 0 and max(ids) <= INT32_MAX)
 
 
 def _serialise(value: Any) -> Any:

@@ -172,7 +172,7 @@ def _topics(b: Builder) -> tuple[Topic, ...] | list[dict[str, Any]]:
         )
         for name in sorted(set(b.headers) | set(b.partitions.where))
     ]
-    if all(t.partitions.in_range() for t in topics):
+    if b.partitions.in_range():
         return tuple(topics)
     # A number outside its Kafka type: let the model refuse it, located, as for any input.
     return [t.model_dump() for t in topics]

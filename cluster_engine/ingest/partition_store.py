@@ -11,12 +11,14 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterator
 from copy import copy
+from itertools import compress, pairwise
+from operator import ne
 from typing import Any
 
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest.facts import show
-from cluster_engine.ingest.topics import PartitionRows
-from cluster_engine.partitions import NO_LEADER, Partitions
+from cluster_engine.ingest.topic_rows import PartitionRows
+from cluster_engine.partitions import NO_LEADER, Partitions, in_range
 
 PARTITION_FIELDS = (
     "Replicas",
@@ -53,29 +55,42 @@ class PartitionStore:
         self.path_of = array("q")  # row -> index in ``paths``
         self.where: dict[str, dict[int, int]] = {}  # topic -> partition -> row
 
-    def add(self, path: str, rows: PartitionRows, each: Callable[[int], None]) -> None:
-        """Merge one output's rows; ``each(j)`` runs after row ``j`` is merged."""
+    def add(self, path: str, rows: PartitionRows, moving: Callable[[int], None]) -> None:
+        """Merge one output's rows; ``moving(j)`` runs after row ``j`` is merged when it has
+        replicas being added or removed."""
         self.paths.append(path)
         if not len(self.rows) and self._adopt(rows):
-            for j in range(len(rows)):
-                each(j)
+            changing = set(compress(range(len(rows)), rows.adding))
+            changing.update(compress(range(len(rows)), rows.removing))
+            for j in sorted(changing):
+                moving(j)
             return
         if not self.owned:
             self.rows = _copied(self.rows)
             self.owned = True
         for j in range(len(rows)):
             self._merge(path, rows, j)
-            each(j)
+            if rows.adding[j] or rows.removing[j]:
+                moving(j)
 
     def _adopt(self, rows: PartitionRows) -> bool:
+        """Take ``rows`` as they are when no partition is listed twice."""
         where: dict[str, dict[int, int]] = {}
-        for j, (topic, number) in enumerate(zip(rows.topic, rows.number, strict=True)):
-            seen = where.get(topic)
+        # a describe lists each topic's partitions together: one dict per run of a topic
+        topic, number = rows.topic, rows.number
+        previous: list[str | None] = [None, *topic[:-1]]
+        starts = compress(range(len(topic)), map(ne, topic, previous))
+        for a, b in pairwise([*starts, len(topic)]):
+            run = dict(zip(number[a:b], range(a, b), strict=True))
+            seen = where.get(topic[a])
             if seen is None:
-                seen = where[topic] = {}
-            elif number in seen:
+                seen = where[topic[a]] = run
+            elif seen.keys() & run.keys():
                 return False
-            seen[number] = j
+            else:
+                seen.update(run)
+            if len(run) != b - a:
+                return False
         self.rows, self.owned, self.where = rows, False, where
         self.path_of = array("q", [len(self.paths) - 1]) * len(rows)
         return True
@@ -144,11 +159,16 @@ class PartitionStore:
     def brokers(self) -> Iterator[int]:
         """Every broker id a partition line names."""
         r = self.rows
-        lists = set(r.replicas) | set(r.isr)
-        lists.update(m for m in r.elr if m is not None)
-        lists.update(m for m in r.last_known_elr if m is not None)
-        yield from {b for members in lists for b in members}
+        for column in (r.replicas, r.isr, r.elr, r.last_known_elr):
+            for members in set(column):
+                yield from members or ()
         yield from set(r.leader) - {NO_LEADER}
+
+    def in_range(self) -> bool:
+        """Whether every number read fits its Kafka type."""
+        r = self.rows
+        lists = (r.replicas, r.isr, r.adding, r.removing, r.elr, r.last_known_elr)
+        return in_range(r.number, r.leader, lists)
 
 
 def _copied(rows: PartitionRows) -> PartitionRows:

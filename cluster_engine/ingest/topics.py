@@ -9,13 +9,16 @@ pre-2.x form without a space after the colon (``Topic:foo``) is read too.
 from __future__ import annotations
 
 import re
-from array import array
-from collections.abc import Container, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Container, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import not_
 
 from cluster_engine.bounds import INT32_MAX
 from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
-from cluster_engine.partitions import NO_LEADER, Interner, Members
+from cluster_engine.ingest.topic_rows import PartitionLine, PartitionRows, RowReader
+
+__all__ = ["PartitionLine", "PartitionRows", "TopicHeader", "TopicsDescribe", "parse", "starts"]
 
 _HEADER_KEYS = (
     "Topic",
@@ -56,71 +59,6 @@ class TopicHeader:
     replication_factor: int
     configs: tuple[tuple[str, str], ...]
     marked_for_deletion: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PartitionLine:
-    line: int
-    topic: str
-    partition: int
-    leader: int | None
-    replicas: tuple[int, ...]
-    isr: tuple[int, ...]
-    adding: tuple[int, ...]
-    removing: tuple[int, ...]
-    elr: tuple[int, ...] | None  # None: not printed, or N/A
-    last_known_elr: tuple[int, ...] | None
-    marked_for_deletion: bool
-
-
-@dataclass(slots=True)
-class PartitionRows:
-    """Partition lines as columns, in the order read; broker lists interned."""
-
-    line: array[int] = field(default_factory=lambda: array("q"))
-    topic: list[str] = field(default_factory=list)
-    number: array[int] = field(default_factory=lambda: array("q"))
-    leader: array[int] = field(default_factory=lambda: array("q"))  # NO_LEADER: none
-    replicas: list[Members] = field(default_factory=list)
-    isr: list[Members] = field(default_factory=list)
-    adding: list[Members] = field(default_factory=list)
-    removing: list[Members] = field(default_factory=list)
-    elr: list[Members | None] = field(default_factory=list)
-    last_known_elr: list[Members | None] = field(default_factory=list)
-    deleting: set[int] = field(default_factory=set)  # rows marked for deletion
-
-    def __len__(self) -> int:
-        return len(self.number)
-
-    def append(self, p: PartitionLine, intern: Interner, topic: str) -> None:
-        if p.marked_for_deletion:
-            self.deleting.add(len(self.number))
-        self.line.append(p.line)
-        self.topic.append(topic)
-        self.number.append(p.partition)
-        self.leader.append(NO_LEADER if p.leader is None else p.leader)
-        self.replicas.append(intern(p.replicas))
-        self.isr.append(intern(p.isr))
-        self.adding.append(intern(p.adding))
-        self.removing.append(intern(p.removing))
-        self.elr.append(intern.maybe(p.elr))
-        self.last_known_elr.append(intern.maybe(p.last_known_elr))
-
-    def row(self, i: int) -> PartitionLine:
-        leader = self.leader[i]
-        return PartitionLine(
-            line=self.line[i],
-            topic=self.topic[i],
-            partition=self.number[i],
-            leader=None if leader == NO_LEADER else leader,
-            replicas=self.replicas[i],
-            isr=self.isr[i],
-            adding=self.adding[i],
-            removing=self.removing[i],
-            elr=self.elr[i],
-            last_known_elr=self.last_known_elr[i],
-            marked_for_deletion=i in self.deleting,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,67 +138,9 @@ _FAST = re.compile(
 )
 
 
-class _OutOfRange(Exception):
-    """A broker id beyond int32 in a list the fast path read: the general reader says where."""
-
-
-class _Reader:
-    """Fills ``PartitionRows``; each distinct broker list text is converted (and its ids checked
-    against Kafka's int32) once."""
-
-    def __init__(self) -> None:
-        self.rows = PartitionRows()
-        self.intern = Interner()
-        self.names: dict[str, str] = {}
-        self.lists: dict[str, Members] = {}
-
-    def ids(self, text: str | None) -> Members:
-        if text is None:
-            return ()
-        found = self.lists.get(text)
-        if found is None:
-            values = tuple(map(int, text.split(",")))
-            if max(values) > INT32_MAX:
-                raise _OutOfRange(text)
-            found = self.lists[text] = self.intern(values)
-        return found
-
-    def elr(self, text: str | None) -> Members | None:
-        return None if text == "N/A" else self.ids(text)
-
-    def fast(self, number: int, m: re.Match[str]) -> bool:
-        """Read a line ``_FAST`` matched; False (nothing read) when a number is out of range."""
-        topic, partition, leader, replicas, isr, has_elr, elr, last_known = m.groups()
-        index = int(partition)
-        led = NO_LEADER if leader in ("none", "-1") else int(leader)
-        if index > INT32_MAX or led > INT32_MAX:
-            return False
-        try:
-            members = self.ids(replicas), self.ids(isr)
-            eligible = (None, None) if has_elr is None else (self.elr(elr), self.elr(last_known))
-        except _OutOfRange:
-            return False
-        rows = self.rows
-        rows.line.append(number)
-        rows.topic.append(self.names.setdefault(topic, topic))
-        rows.number.append(index)
-        rows.leader.append(led)
-        rows.replicas.append(members[0])
-        rows.isr.append(members[1])
-        rows.adding.append(())
-        rows.removing.append(())
-        rows.elr.append(eligible[0])
-        rows.last_known_elr.append(eligible[1])
-        return True
-
-    def general(self, p: PartitionLine) -> None:
-        self.rows.append(p, self.intern, self.names.setdefault(p.topic, p.topic))
-
-
 def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe, int]:
     headers: list[TopicHeader] = []
-    reader = _Reader()
-    fast = _FAST.fullmatch
+    reader = RowReader()
     texts: Sequence[str]
     numbers: Sequence[int]
     breaks: Container[int]
@@ -271,22 +151,51 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
         breaks = {i for i, x in enumerate(lines) if x.after_break}
     i = start
     while i < len(texts) and (i == start or i not in breaks):
-        m = fast(texts[i])
-        if m is not None and reader.fast(numbers[i], m):
-            i += 1
-            continue
-        line = lines[i]
-        if not _START.match(line.stripped):
-            break
-        fields = _fields(path, line)
-        if "Partition" in fields:
-            reader.general(_partition(path, line, fields))
-        elif "PartitionCount" in fields:
-            headers.append(_header(path, line, fields))
-        else:
-            raise fail(path, line, "expected a topic header (PartitionCount:) or a partition line")
-        i += 1
+        # up to _CHUNK lines, to the next break: runs of TAB-led lines are read in bulk
+        stop = min(len(texts), i + _CHUNK)
+        stop = next((k for k in range(i + 1, stop) if k in breaks), stop)
+        for a, b in _runs(texts, i, stop):
+            if b - a > 1 and reader.run(texts, numbers, a, b):
+                continue
+            for k in range(a, b):
+                if not _line(path, lines[k], reader, headers):
+                    return TopicsDescribe(tuple(headers), reader.rows), k
+        i = stop
     return TopicsDescribe(tuple(headers), reader.rows), i
+
+
+# Lines taken at a time: bounds the memory of a run's fields.
+_CHUNK = 4096
+
+
+def _runs(texts: Sequence[str], start: int, stop: int) -> Iterator[tuple[int, int]]:
+    """``range(start, stop)`` cut into maximal runs of TAB-led lines and single other lines."""
+    tabbed = map(str.startswith, texts[start:stop], repeat("\t"))
+    others = compress(range(start, stop), map(not_, tabbed))
+    a = start
+    for k in [*others, stop]:
+        if a < k:
+            yield a, k
+        if k < stop:
+            yield k, k + 1
+        a = k + 1
+
+
+def _line(path: str, line: Line, reader: RowReader, headers: list[TopicHeader]) -> bool:
+    """Read one line; False when it is no line of a topics describe (the output ended)."""
+    m = _FAST.fullmatch(line.text)
+    if m is not None and reader.fast(line.number, m):
+        return True
+    if not _START.match(line.stripped):
+        return False
+    fields = _fields(path, line)
+    if "Partition" in fields:
+        reader.general(_partition(path, line, fields))
+    elif "PartitionCount" in fields:
+        headers.append(_header(path, line, fields))
+    else:
+        raise fail(path, line, "expected a topic header (PartitionCount:) or a partition line")
+    return True
 
 
 def _header(path: str, line: Line, fields: dict[str, str]) -> TopicHeader:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         read_snapshot,
         rule,
         rules,
+        snapshot_json,
         topology_json,
         topology_text,
     )
@@ -84,6 +85,7 @@ _HOMES = {
     "schema_of": "linter.api.schemas",
     "selected": "linter.settings",
     "severity_overrides": "linter.settings",
+    "snapshot_json": "linter.api.models",
     "sort_findings": "linter.api.finish",
     "streams_apps": "linter.api.cluster",
     "topology_json": "linter.api.models",
@@ -140,6 +142,7 @@ __all__ = [
     "schema_of",
     "selected",
     "severity_overrides",
+    "snapshot_json",
     "sort_findings",
     "streams_apps",
     "topology_json",

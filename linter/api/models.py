@@ -4,12 +4,13 @@ printed back, cluster snapshots assembled, the rule catalogue, the JSON schemas.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.snapshot import Snapshot
+from cluster_engine.snapshot_json import dump_json
 from linter.config import ConfigError
 from linter.gitbase import GitError
 from linter.inputs import MalformedInput
@@ -50,6 +51,11 @@ def topology_text(models: Sequence[Description]) -> str:
 def read_snapshot(source: Path) -> Snapshot:
     """A cluster snapshot: a folder of captured tool outputs, one capture, or YAML/JSON."""
     return load_snapshot(source)
+
+
+def snapshot_json(snapshot: Snapshot) -> Iterator[str]:
+    """``snapshot.model_dump_json(indent=2)`` in pieces, to write as they come."""
+    return dump_json(snapshot)
 
 
 def rules() -> tuple[Rule, ...]:

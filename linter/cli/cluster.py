@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import click
 
@@ -14,11 +18,33 @@ from linter.cli.common import (
     emit,
     load,
     output_options,
+    say,
     single_stdin,
     to_stdout,
     usage_problems,
     write_output,
 )
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _no_cycle_collection(command: Callable[P, R]) -> Callable[P, R]:
+    """Run ``command`` with the cyclic garbage collector paused. A 200k-partition cluster is
+    millions of small objects, none of them in a cycle; the collector's passes over them cost
+    ~15% of a command's CPU time for nothing to free."""
+
+    @functools.wraps(command)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not gc.isenabled():
+            return command(*args, **kwargs)
+        gc.disable()
+        try:
+            return command(*args, **kwargs)
+        finally:
+            gc.enable()
+
+    return paused
 
 
 @click.group("cluster")
@@ -35,6 +61,7 @@ def cluster_group() -> None:
     default=None,
     help="Write here (YAML if it ends in .yaml/.yml, else JSON); default (or -): stdout as JSON.",
 )
+@_no_cycle_collection
 def snapshot_command(source: Path, output: Path | None) -> None:
     """Assemble a snapshot from SOURCE: a folder of captured Kafka tool outputs (each file's
     kind is recognised from its content; files it does not read are named on stderr), one
@@ -46,15 +73,22 @@ def snapshot_command(source: Path, output: Path | None) -> None:
     snapshot = api.read_snapshot(source)
     for unread in snapshot.unread:
         click.echo(visible(f"{unread.path}: not read: {unread.reason}"), err=True)
+    counts = f"{len(snapshot.nodes)} node(s), {len(snapshot.topics)} topic(s)"
     if not to_stdout(output) and output is not None and output.suffix.lower() in (".yaml", ".yml"):
         import yaml
 
         text = yaml.safe_dump(snapshot.model_dump(mode="json"), sort_keys=False)
-    else:
-        text = snapshot.model_dump_json(indent=2)
-    counts = f"{len(snapshot.nodes)} node(s), {len(snapshot.topics)} topic(s)"
-    write_output(text, output, what=f"snapshot ({counts})")
-
+        write_output(text, output, what=f"snapshot ({counts})")
+        return
+    # written as it is made: a 200k-partition snapshot is ~80 MB of JSON
+    if to_stdout(output):
+        sys.stdout.writelines(api.snapshot_json(snapshot))
+        sys.stdout.write("\n")
+        return
+    assert output is not None
+    with output.open("w", encoding="utf-8") as out:
+        out.writelines(api.snapshot_json(snapshot))
+    say(f"snapshot ({counts}) written to {output}")
 
 
 @cluster_group.command("check")
@@ -85,6 +119,7 @@ def snapshot_command(source: Path, output: Path | None) -> None:
 @output_options
 @checking_options
 @config_option
+@_no_cycle_collection
 def check_command(
     snapshot_path: Path | None,
     plan_path: Path,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
+from operator import ge
 
 from cluster_engine.state import ClusterState
 
@@ -39,11 +41,10 @@ class Fragile:
 def fragile_pids(state: ClusterState) -> Fragile:
     """The state's fragile partitions (none in most clusters: one pass over the table)."""
     table, mins = state.table, state.topic_min_isr
-    pids = tuple(
-        p
-        for p, (name, rf, n) in enumerate(zip(table.topic, table.rf, table.isr_len, strict=True))
-        if rf >= 1 and mins[name] >= rf and n == rf
-    )
+    rf, isr_len = table.rf, table.isr_len
+    # C-level pass for min.insync.replicas >= RF (few partitions), then the rest on those
+    at_rf = compress(range(len(rf)), map(ge, map(mins.__getitem__, table.topic), rf))
+    pids = tuple(p for p in at_rf if rf[p] >= 1 and isr_len[p] == rf[p])
     on: dict[int, list[int]] = {}
     for p in pids:
         for b in table.isr[p]:

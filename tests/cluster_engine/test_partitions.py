@@ -4,12 +4,16 @@ describe reader's fast path reads what its general path reads."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
 
+from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest import topics
-from cluster_engine.ingest.text import prepare
+from cluster_engine.ingest.text import Line, prepare
 from cluster_engine.partitions import Partition, Partitions
 from cluster_engine.snapshot import Topic
 
@@ -68,8 +72,115 @@ def test_the_fast_path_reads_what_the_general_reader_reads(
     fast, end = topics.parse("t.txt", lines, 0)
     assert end == len(LINES)
     monkeypatch.setattr(topics, "_FAST", re.compile(r"(?!)"))
+    monkeypatch.setattr(topics.RowReader, "run", lambda *_: False)
     general, _ = topics.parse("t.txt", lines, 0)
     assert fast.partitions == general.partitions
     assert fast.headers == general.headers
     assert [p.leader for p in fast.partitions] == [1, None, None, 3, 3, 3]
     assert [p.elr for p in fast.partitions] == [(), (2,), None, None, (), ()]
+
+
+RUNS = {
+    "with ELR": [
+        "\tTopic: a\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: ",
+        "\tTopic: a\tPartition: 1\tLeader: none\tReplicas: 2,1\tIsr: \tElr: 2\tLastKnownElr: 1",
+        "\tTopic: a\tPartition: 2\tLeader: -1\tReplicas: 2\tIsr: 2\tElr: N/A\tLastKnownElr: N/A",
+        "\tTopic:b\tPartition:3\tLeader:2\tReplicas:\tIsr:\tElr:\tLastKnownElr:",
+    ],
+    "without ELR": [
+        "\tTopic: b.c-d\tPartition: 7\tLeader: 3\tReplicas: 3\tIsr: 3",
+        "\tTopic: b.c-d\tPartition: 8\tLeader: 3\tReplicas: 3,4\tIsr: ",
+    ],
+}
+
+
+def _general(monkeypatch: pytest.MonkeyPatch, lines: Sequence[Line]) -> topics.TopicsDescribe:
+    with monkeypatch.context() as m:
+        m.setattr(topics, "_FAST", re.compile(r"(?!)"))
+        m.setattr(topics.RowReader, "run", lambda *_: False)
+        return topics.parse("t.txt", lines, 0)[0]
+
+
+@pytest.mark.parametrize("run", RUNS.values(), ids=RUNS.keys())
+def test_a_run_of_lines_in_the_tool_form_is_read_in_bulk_as_the_general_reader_reads_it(
+    monkeypatch: pytest.MonkeyPatch, run: list[str]
+) -> None:
+    lines = prepare("\n".join(run))
+    read = []
+    bulk = topics.RowReader.run
+
+    def spy(self: topics.RowReader, *args: Any) -> bool:
+        read.append(bulk(self, *args))
+        return read[-1]
+
+    monkeypatch.setattr(topics.RowReader, "run", spy)
+    fast, end = topics.parse("t.txt", lines, 0)
+    assert (end, read) == (len(run), [True])
+    assert fast.partitions == _general(monkeypatch, lines).partitions
+
+
+@pytest.mark.parametrize(
+    ("odd", "read"),
+    [
+        ("\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1 \tIsr: 1\tElr: \tLastKnownElr: ", 9),
+        ("\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1\tIsr: 1", 9),  # no ELR pair here
+        (
+            "\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1\tIsr: 1\tAdding Replicas: 2\t"
+            "Removing Replicas: \tElr: \tLastKnownElr: ",
+            9,
+        ),
+        ("\t  Topic: a\tPartition: 9\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \tLastKnownElr: ", 9),
+    ],
+)
+def test_a_run_with_a_line_in_another_form_is_read_line_by_line(
+    monkeypatch: pytest.MonkeyPatch, odd: str, read: int
+) -> None:
+    run = RUNS["with ELR"]
+    lines = prepare("\n".join([*run[:2], odd, *run[2:]]))
+    fast, end = topics.parse("t.txt", lines, 0)
+    numbers = [p.partition for p in fast.partitions]
+    assert (end, numbers) == (len(run) + 1, [0, 1, read, 2, 3])
+    assert fast.partitions == _general(monkeypatch, lines).partitions
+
+
+def test_lines_that_add_up_to_whole_records_are_not_read_as_records() -> None:
+    run = RUNS["with ELR"]
+    two = run[0] + run[1]  # two records on one line: the general reader refuses it
+    one, rest = run[2].split("\tPartition:")
+    lines = prepare("\n".join([two, one, "\tPartition:" + rest]))
+    with pytest.raises(ClusterInputError, match=r"t\.txt:1: field Topic: appears twice"):
+        topics.parse("t.txt", lines, 0)
+
+
+@pytest.mark.parametrize(
+    ("odd", "error"),
+    [
+        (
+            "\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1,2147483648\tIsr: 1\tElr: \t"
+            "LastKnownElr: ",
+            r"Replicas: .*out of range",
+        ),
+        (
+            "\tTopic: a\tPartition: 2147483648\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: \t"
+            "LastKnownElr: ",
+            r"Partition: .*out of range",
+        ),
+        (
+            "\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: x\tLastKnownElr: ",
+            r"Elr: expected comma-separated broker ids, got 'x'",
+        ),
+    ],
+)
+def test_an_error_in_a_run_is_located_on_its_line(odd: str, error: str) -> None:
+    run = RUNS["with ELR"]
+    with pytest.raises(ClusterInputError, match=rf"t\.txt:3: {error}"):
+        topics.parse("t.txt", prepare("\n".join([*run[:2], odd, *run[2:]])), 0)
+
+
+def test_a_describe_of_topics_without_partitions_assembles(tmp_path: Path) -> None:
+    from cluster_engine.ingest import load_snapshot
+
+    path = tmp_path / "topics.txt"
+    path.write_text("Topic: a\tTopicId: x\tPartitionCount: 0\tReplicationFactor: 1\tConfigs: \n")
+    snapshot = load_snapshot(path)
+    assert [(t.name, len(t.partitions)) for t in snapshot.topics] == [("a", 0)]

@@ -159,3 +159,31 @@ def test_refused_steps_fail_the_check(tmp_path: Path) -> None:
     assert code == 1
     assert f"{p}:1: error KC043 topic-change-refused" in out
     assert f"{p}:2: error KC046 config-value-invalid" in out
+
+
+@pytest.mark.parametrize("command", ["check", "snapshot"])
+def test_the_collector_is_paused_during_a_cluster_command_and_running_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    import gc
+
+    from cluster_engine import ingest
+
+    seen: list[bool] = []
+    load = ingest.load_snapshot
+
+    def spy(path: Path) -> object:
+        seen.append(gc.isenabled())
+        return load(path)
+
+    monkeypatch.setattr(ingest, "load_snapshot", spy)
+    monkeypatch.setattr("linter.api.cluster.load_snapshot", spy)
+    monkeypatch.setattr("linter.api.models.load_snapshot", spy)
+    if command == "check":
+        p = plan(tmp_path, "- rolling-restart: {}\n")
+        code, _, _ = invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p, "-q")
+        assert code in (0, 1)
+    else:
+        code, _, err = invoke("cluster", "snapshot", SNAPSHOT, "-o", str(tmp_path / "s.json"))
+        assert code == 0, err
+    assert (seen, gc.isenabled()) == ([False], True)
