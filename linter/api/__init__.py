@@ -27,20 +27,19 @@ if TYPE_CHECKING:
         lint_all,
         release,
     )
-    from linter.api.cluster import UsageProblem, check_plan, check_plans, streams_apps
+    from linter.api.cluster import check_plan, check_plans, streams_apps
+    from linter.api.errors import INPUT_ERRORS, UsageProblem
     from linter.api.finish import AppScope, finish, not_checked, sort_findings
     from linter.api.gitbase import check_git_base, check_pre_commit
     from linter.api.models import (
-        INPUT_ERRORS,
         parse_topologies,
-        read_snapshot,
         rule,
         rules,
-        snapshot_json,
         topology_json,
         topology_text,
     )
     from linter.api.schemas import schema_of
+    from linter.api.snapshots import read_snapshot, snapshot_json
     from linter.api.topology import check_diff, check_lint, check_lint_tree, check_release, resolved
     from linter.report.result import Result
     from linter.settings import Settings, selected, severity_overrides
@@ -52,12 +51,12 @@ if TYPE_CHECKING:
 _HOMES = {
     "Acknowledgement": "linter.acknowledgements",
     "AppScope": "linter.api.finish",
-    "INPUT_ERRORS": "linter.api.models",
+    "INPUT_ERRORS": "linter.api.errors",
     "Released": "linter.api.checks",
     "Result": "linter.report.result",
     "Settings": "linter.settings",
     "Severity": "rules.framework",
-    "UsageProblem": "linter.api.cluster",
+    "UsageProblem": "linter.api.errors",
     "app_context": "linter.api.checks",
     "check_diff": "linter.api.topology",
     "check_git_base": "linter.api.gitbase",
@@ -77,7 +76,7 @@ _HOMES = {
     "lint_all": "linter.api.checks",
     "not_checked": "linter.api.finish",
     "parse_topologies": "linter.api.models",
-    "read_snapshot": "linter.api.models",
+    "read_snapshot": "linter.api.snapshots",
     "release": "linter.api.checks",
     "resolved": "linter.api.topology",
     "rule": "linter.api.models",
@@ -85,7 +84,7 @@ _HOMES = {
     "schema_of": "linter.api.schemas",
     "selected": "linter.settings",
     "severity_overrides": "linter.settings",
-    "snapshot_json": "linter.api.models",
+    "snapshot_json": "linter.api.snapshots",
     "sort_findings": "linter.api.finish",
     "streams_apps": "linter.api.cluster",
     "topology_json": "linter.api.models",

@@ -12,6 +12,7 @@ from pathlib import Path
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import load_plan
 from linter.api.checks import cluster_check, cluster_simulation
+from linter.api.errors import UsageProblem as UsageProblem
 from linter.api.finish import finish
 from linter.config import Config
 from linter.inputs import MalformedInput, load_yaml, read_bytes
@@ -20,11 +21,6 @@ from linter.report.timeline import timeline_from_simulation
 from linter.topology.model import Description
 from linter.topology.parse import parse_file
 from rules.framework import Finding, Location
-
-
-class UsageProblem(Exception):
-    """The inputs and the configuration together do not say what to check (a missing
-    snapshot, a glob that matches nothing): the command line's to report as a usage error."""
 
 
 def check_plan(

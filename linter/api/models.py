@@ -1,35 +1,18 @@
 """What the commands that are not checks need from the models: describe() texts parsed and
-printed back, cluster snapshots assembled, the rule catalogue, the JSON schemas."""
+printed back, the rule catalogue, the JSON schemas."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from cluster_engine.errors import ClusterInputError
-from cluster_engine.ingest import load_snapshot
-from cluster_engine.snapshot import Snapshot
-from cluster_engine.snapshot_json import dump_json
-from linter.config import ConfigError
-from linter.gitbase import GitError
-from linter.inputs import MalformedInput
+from linter.api.errors import INPUT_ERRORS as INPUT_ERRORS
 from linter.topology.model import Description
-from linter.topology.parse import TopologyParseError, parse_file
+from linter.topology.parse import parse_file
 from linter.topology.render import render, to_jsonable
-from linter.topology.streams_config import StreamsConfigError
 from rules.catalogue import ALL_RULES
 from rules.framework import Rule, find_rule
-
-# Errors a user can cause with their input, each saying where (``path:line:col: ...``).
-INPUT_ERRORS: tuple[type[Exception], ...] = (
-    TopologyParseError,
-    StreamsConfigError,
-    ClusterInputError,
-    ConfigError,
-    GitError,
-    MalformedInput,
-)
 
 
 def parse_topologies(files: Sequence[Path]) -> list[Description]:
@@ -46,16 +29,6 @@ def topology_json(models: Sequence[Description]) -> str:
 def topology_text(models: Sequence[Description]) -> str:
     """The models as canonical describe() text (sets sorted)."""
     return "".join(render(m) for m in models)
-
-
-def read_snapshot(source: Path) -> Snapshot:
-    """A cluster snapshot: a folder of captured tool outputs, one capture, or YAML/JSON."""
-    return load_snapshot(source)
-
-
-def snapshot_json(snapshot: Snapshot) -> Iterator[str]:
-    """``snapshot.model_dump_json(indent=2)`` in pieces, to write as they come."""
-    return dump_json(snapshot)
 
 
 def rules() -> tuple[Rule, ...]:

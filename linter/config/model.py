@@ -12,7 +12,6 @@ from typing import Any
 from pathspec import GitIgnoreSpec
 
 from linter.settings import Settings
-from rules.catalogue import ALL_RULES
 from rules.framework import find_rule
 
 CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
@@ -97,6 +96,8 @@ class Config:
 def resolve_rules(refs: Iterable[str]) -> frozenset[str]:
     """The ids of the rules ``refs`` name (ids, any case, or names), for a command line's
     ``--select``/``--ignore``; an unknown one is a :class:`KeyError` naming it."""
+    from rules.catalogue import ALL_RULES  # every rule module: loaded only when a rule is named
+
     found: set[str] = set()
     for ref in refs:
         rule = find_rule(ALL_RULES, ref)

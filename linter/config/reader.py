@@ -23,7 +23,6 @@ from linter.config.model import (
 )
 from linter.inputs import quote
 from linter.settings import Settings
-from rules.catalogue import ALL_RULES
 from rules.framework import Rule, Severity, find_rule
 
 _TOP_KEYS = {
@@ -76,6 +75,8 @@ class Reader:
         return value
 
     def rule(self, ref: Any, keys: tuple[Any, ...], within: str | None = None) -> Rule:
+        from rules.catalogue import ALL_RULES  # every rule module: loaded only when one is named
+
         found = find_rule(ALL_RULES, ref) if isinstance(ref, str) else None
         if found is None:
             place = within or str(keys[-1])

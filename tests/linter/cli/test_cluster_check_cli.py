@@ -178,7 +178,7 @@ def test_the_collector_is_paused_during_a_cluster_command_and_running_after(
 
     monkeypatch.setattr(ingest, "load_snapshot", spy)
     monkeypatch.setattr("linter.api.cluster.load_snapshot", spy)
-    monkeypatch.setattr("linter.api.models.load_snapshot", spy)
+    monkeypatch.setattr("linter.api.snapshots.load_snapshot", spy)
     if command == "check":
         p = plan(tmp_path, "- rolling-restart: {}\n")
         code, _, _ = invoke("cluster", "check", "--snapshot", SNAPSHOT, "--plan", p, "-q")
