@@ -7,12 +7,13 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
-from typing import Any
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING, Any
 
 from linter.settings import Settings
 from rules.framework import find_rule
+
+if TYPE_CHECKING:  # imported by the reader when a configuration has [[paths]] globs
+    from pathspec import GitIgnoreSpec
 
 CONFIG_NAMES = ("ksafe.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "info", "never")
@@ -96,10 +97,13 @@ class Config:
 def resolve_rules(refs: Iterable[str]) -> frozenset[str]:
     """The ids of the rules ``refs`` name (ids, any case, or names), for a command line's
     ``--select``/``--ignore``; an unknown one is a :class:`KeyError` naming it."""
+    names = tuple(refs)
+    if not names:
+        return frozenset()
     from rules.catalogue import ALL_RULES  # every rule module: loaded only when a rule is named
 
     found: set[str] = set()
-    for ref in refs:
+    for ref in names:
         rule = find_rule(ALL_RULES, ref)
         if rule is None:
             raise KeyError(ref)

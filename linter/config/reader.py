@@ -7,9 +7,7 @@ import os
 from collections.abc import Iterable, Mapping
 from datetime import date
 from pathlib import Path, PurePath
-from typing import Any
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING, Any
 
 from linter.acknowledgements import Acknowledgement
 from linter.config.lines import key_lines, nearest
@@ -24,6 +22,9 @@ from linter.config.model import (
 from linter.inputs import quote
 from linter.settings import Settings
 from rules.framework import Rule, Severity, find_rule
+
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 _TOP_KEYS = {
     "select", "ignore", "fail-on", "severity", "application-id", "snapshot", "paths",
@@ -210,6 +211,8 @@ class Reader:
         nothing is refused)."""
         if pattern.startswith(("!", "#")):
             raise self.error(keys, f"path = {quote(pattern)}: a glob cannot start with ! or #")
+        from pathspec import GitIgnoreSpec  # loaded by the configurations that have globs
+
         try:
             spec = GitIgnoreSpec.from_lines([pattern])
         except ValueError as error:  # pathspec's GitWildMatchPatternError
