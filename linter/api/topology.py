@@ -9,8 +9,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from cluster_engine.ingest import load_snapshot
-from cluster_engine.plan import load_plan
 from linter.api.checks import judge_diff, judge_release, lint, lint_all
 from linter.api.finish import finish
 from linter.config import Config
@@ -106,6 +104,10 @@ def check_release(
 ) -> Result:
     """An application upgrade (as :func:`check_diff` reads it) and a cluster change plan on
     its ``snapshot``, judged as one release: one verdict, one runbook."""
+    # the cluster engine, here only: the topology checks of this module never load it
+    from cluster_engine.ingest import load_snapshot
+    from cluster_engine.plan import load_plan
+
     config = config if config is not None else Config()
     settings = resolved(config, topology_after or plan or config_after, application_id)
     config_before, config_after = _properties(

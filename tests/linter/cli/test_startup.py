@@ -54,6 +54,44 @@ def test_a_command_still_imports_what_it_needs() -> None:
     assert done.stderr.strip().endswith("True")
 
 
+EXAMPLES = ROOT / "fixtures" / "examples"
+SNAPSHOTS = ROOT / "fixtures" / "cluster" / "snapshots"
+CLUSTER_SIDE = ("cluster_engine.ingest", "cluster_engine.plan", "cluster_engine.simulate",
+                "cluster_engine.snapshot", "rules.cluster")
+
+
+@pytest.mark.parametrize(
+    ("argv", "absent"),
+    [
+        # a topology check never loads the cluster engine (nor does a fleet worker: same door);
+        # its exception classes (cluster_engine.errors) are all a topology command needs of it
+        (["diff", str(EXAMPLES / "word-count-v1.txt"), str(EXAMPLES / "word-count-v2.txt")],
+         CLUSTER_SIDE),
+        (["lint", str(EXAMPLES / "word-count-v1.txt")], CLUSTER_SIDE),
+        # a snapshot reads captures: no parser, no rule, no simulator, no glob library
+        (["cluster", "snapshot", str(SNAPSHOTS / "three-brokers")],
+         ("lark", "linter.topology.parse", "rules.topology", "rules.cluster",
+          "cluster_engine.simulate", "pathspec")),
+    ],
+    ids=["diff", "lint", "cluster-snapshot"],
+)
+def test_a_command_imports_only_its_own_side(argv: list[str], absent: tuple[str, ...]) -> None:
+    program = (
+        "import sys, linter.cli\n"
+        "try:\n"
+        "    linter.cli.main(sys.argv[1:])\n"
+        "except SystemExit as done:\n"
+        "    print('EXIT', done.code, file=sys.stderr)\n"
+        f"loaded = sorted(m for m in sys.modules if m.startswith({absent!r}))\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+    )
+    done = _python(program, *argv, "-q")
+    assert "EXIT 2" not in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout, done.stderr  # the command ran: its report or snapshot
+    assert "LOADED []" in done.stderr, done.stderr
+
+
 def test_summaries_in_the_table_are_the_commands_own() -> None:
     for name, entry in COMMANDS.items():
         command = load_command(name)
