@@ -107,6 +107,17 @@ class _Builder(Transformer[Token, Description]):
             if len(declared) != len(raws):
                 _reject_duplicate([(raw[2], raw[6]) for raw in raws])
             nodes = parse_nodes.build(raws, declared, self.strict, is_global)
+        # not strict: the AK 4.4 formatter's hand-built samples, whose arrows need not agree
+        lone = parse_fast.one_sided(nodes) if self.strict else None
+        if lone is not None:
+            node, arrow, other = lone
+            back = "<--" if arrow == "-->" else "-->"
+            expected = "`-->` and `<--` lines that agree (each edge is printed at both ends)"
+            found = (
+                f"{quote(other)} under `{arrow}` of {quote(node.name)}, which is not under "
+                f"`{back}` of {quote(other)}"
+            )
+            raise Located(node.position.line, node.position.column, expected, found)
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             kinds = ", ".join(node.kind for node in nodes)
             expected = "one Source and one Processor in a global-store block"

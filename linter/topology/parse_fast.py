@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from typing import Any, cast
 
@@ -38,7 +38,7 @@ from linter.topology.model import (
     Topology,
 )
 
-__all__ = ["fast_nodes", "read"]
+__all__ = ["fast_nodes", "one_sided", "read"]
 
 EMPTY: frozenset[str] = frozenset()
 _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
@@ -259,6 +259,35 @@ def _nodes(
     return line, None
 
 
+def one_sided(nodes: Sequence[Node]) -> tuple[Node, str, str] | None:
+    """The first node whose `-->` or `<--` list names a node of its block that does not list it
+    back, as ``(node, arrow, name)``; None when every arrow has its other end. describe() prints
+    each edge at both ends, so a text where they disagree was cut or spliced (two pastes
+    joined): reading it would make up a graph. Names no node declares are not looked at."""
+    get = {node.name: node for node in nodes}.get
+    forward = backward = 0
+    for node in nodes:
+        kind = node.kind
+        if kind != "sink":
+            for other in node.successors:
+                target = get(other)
+                if target is None:
+                    continue
+                if target.kind == "source" or node.name not in target.predecessors:
+                    return node, "-->", other
+                forward += 1
+        if kind != "source":
+            backward += len(node.predecessors)
+    if forward == backward:  # every `-->` has its `<--`, and there are no more `<--`
+        return None
+    for node in nodes:
+        for other in node.predecessors:
+            origin = get(other)
+            if origin is not None and node.name not in origin.successors:
+                return node, "<--", other
+    return None  # the extra `<--` names are undeclared ones (a lenient read)
+
+
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
@@ -347,6 +376,8 @@ class _Reader:
         declared = set(self.names[first:])
         if len(declared) != len(nodes) or not all(map(declared.issuperset, sets.values())):
             return None  # a name twice, or a list names a node the block does not declare
+        if one_sided(nodes) is not None:
+            return None  # the Lark path says which arrow has no other end
         if is_global:
             if sorted(node.kind for node in nodes) != ["processor", "source"]:
                 return None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from linter.topology.parse import TopologyParseError, decode, parse, parse_file
+from linter.topology.parse import TopologyParseError, decode, parse, parse_file, parse_plain
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "topology"
 ERRORS = FIXTURES / "errors"
@@ -187,3 +187,34 @@ def test_regression_topology_long_line_of_headers_was_quadratic() -> None:
     with pytest.raises(TopologyParseError, match=r"<text>:1:1: expected a describe\(\) text"):
         parse(text)
     assert time.process_time() - started < 2
+
+
+@pytest.mark.parametrize("prefix", ["", "orders-app-1  | "], ids=["plain", "prefixed"])
+def test_a_spliced_paste_whose_arrows_disagree_is_refused(prefix: str) -> None:
+    """Two pastes joined mid-node read as a graph nobody built: a `-->` line names a node whose
+    `<--` line does not name it back. Both readers refuse it, at the first node that says so."""
+    text = (FIXTURES / "errors" / "arrows-disagree.txt").read_text(encoding="utf-8")
+    text = "".join(prefix + line for line in text.splitlines(keepends=True))
+    expected = (len(prefix) + 5, "`-->` and `<--` lines that agree")
+    for read in (parse, parse_plain):
+        with pytest.raises(TopologyParseError) as caught:
+            read(text, "t.txt")
+        assert (caught.value.line, caught.value.column) == (5, expected[0])
+        assert expected[1] in caught.value.expected
+        assert caught.value.found == (
+            "'OrdersToStream' under `-->` of 'AggregateDailyOrders', which is not under `<--` "
+            "of 'OrdersToStream'"
+        )
+
+
+def test_a_back_arrow_without_its_forward_one_is_refused() -> None:
+    """Every `-->` has its `<--`, but one `<--` names a node that does not list it under `-->`."""
+    text = (FIXTURES / "errors" / "arrows-disagree.txt").read_text(encoding="utf-8")
+    text = text.replace(
+        "      <-- DailyOrders\n    Sink", "      <-- AggregateDailyOrders, DailyOrders\n    Sink"
+    )
+    for read in (parse, parse_plain):
+        with pytest.raises(TopologyParseError) as caught:
+            read(text, "t.txt")
+        assert (caught.value.line, caught.value.column) == (8, 5)
+        assert caught.value.found.startswith("'DailyOrders' under `<--` of 'OrdersToStream'")
