@@ -13,6 +13,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# ``finish`` also names a submodule: importing it (every check does) would set the package's
+# attribute to the module, so the function is bound here, at once.
+from linter.api.finish import finish
+
 if TYPE_CHECKING:
     from linter.acknowledgements import Acknowledgement
     from linter.api.checks import (
@@ -29,7 +33,7 @@ if TYPE_CHECKING:
     )
     from linter.api.cluster import check_plan, check_plans, streams_apps
     from linter.api.errors import INPUT_ERRORS, UsageProblem
-    from linter.api.finish import AppScope, finish, not_checked, sort_findings
+    from linter.api.finish import AppScope, not_checked, sort_findings
     from linter.api.gitbase import check_git_base, check_pre_commit
     from linter.api.models import (
         parse_topologies,
@@ -69,7 +73,6 @@ _HOMES = {
     "cluster_check": "linter.api.checks",
     "cluster_simulation": "linter.api.checks",
     "diff": "linter.api.checks",
-    "finish": "linter.api.finish",
     "judge_diff": "linter.api.checks",
     "judge_release": "linter.api.checks",
     "lint": "linter.api.checks",

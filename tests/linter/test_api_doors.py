@@ -102,3 +102,19 @@ def test_the_timeline_reads_each_field_of_the_step_summary() -> None:
             "after the step: 2 under min ISR, 1 offline",
         ),
     )
+
+
+def test_every_public_name_is_what_it_says_after_every_submodule_is_loaded() -> None:
+    """The door loads its modules when a name is first used; a submodule that shares a public
+    name (``finish``) must not replace the function with the module once it is imported."""
+    import importlib
+    import pkgutil
+    import types
+
+    from linter import api
+
+    for module in pkgutil.iter_modules(api.__path__):
+        importlib.import_module(f"linter.api.{module.name}")
+    for name in api.__all__:
+        assert not isinstance(getattr(api, name), types.ModuleType), name
+    assert set(dir(api)) >= set(api.__all__)
