@@ -244,36 +244,36 @@ def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Find
 # The fields a finding made by a rule is given (the rest keep their defaults), as pydantic records
 # them for ``model_fields_set``.
 _GIVEN = frozenset(Finding.model_fields) - {"line", "acknowledged"}
-_new = object.__new__
-_set = object.__setattr__
+_AT_LINE = frozenset({"path", "line"})
+_AT_LINE_OF_SIDE = frozenset({"path", "line", "side"})
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M:
+    """``cls(**values)`` without validating values that are typed already (every field, in field
+    order; ``given`` the ones a caller would have named): the same model, equal, with the same
+    dump and fields set. Validation would cost twice the rest of making a finding, for some
+    thirty findings (and their locations) an app in a fleet scan."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", values)
+    object.__setattr__(model, "__pydantic_fields_set__", set(given))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
 
 
 def _trusted_finding(values: dict[str, Any]) -> Finding:
-    """``Finding(**values)`` without validating values that are typed already (every field, in
-    field order): the rule's identity, and a :class:`Hit` whose fields mypy checks in every rule.
-    Validation would cost twice the rest of making a finding, for some thirty findings an app in
-    a fleet scan; the result is the same model (equal, same dump, same fields set)."""
-    finding = _new(Finding)
-    _set(finding, "__dict__", values)
-    _set(finding, "__pydantic_fields_set__", set(_GIVEN))
-    _set(finding, "__pydantic_extra__", None)
-    _set(finding, "__pydantic_private__", None)
-    return finding
-
-
-_AT_LINE = frozenset({"path", "line"})
-_AT_LINE_OF_SIDE = frozenset({"path", "line", "side"})
+    """A finding from the rule's identity and a :class:`Hit`, whose fields mypy checks in every
+    rule."""
+    return _trusted(Finding, values, _GIVEN)
 
 
 def location(path: str | None, line: int | None, side: str | None = None) -> Location:
     """``Location(path=path, line=line, side=side)`` (``side`` unset when None), made like
     :func:`to_finding` makes findings: rules make one for almost every finding."""
-    at = _new(Location)
-    _set(at, "__dict__", {"path": path, "line": line, "column": None, "side": side})
-    _set(at, "__pydantic_fields_set__", set(_AT_LINE if side is None else _AT_LINE_OF_SIDE))
-    _set(at, "__pydantic_extra__", None)
-    _set(at, "__pydantic_private__", None)
-    return at
+    values = {"path": path, "line": line, "column": None, "side": side}
+    return _trusted(Location, values, _AT_LINE if side is None else _AT_LINE_OF_SIDE)
 
 
 def run(
