@@ -220,7 +220,9 @@ def _digest(rule_id: str, key: str) -> str:
 
 def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Finding:
     """The finding ``r`` makes of ``hit`` (its severity overridden by ``severity``)."""
-    return _trusted_finding(
+    key = hit.key
+    return _trusted(
+        Finding,
         {
             "rule": r.id,
             "name": r.name,
@@ -230,14 +232,16 @@ def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Find
             "resources": tuple(hit.resources),
             "locations": tuple(hit.locations),
             "remediation": hit.remediation,
-            "fingerprint": fingerprint(r.id, hit),
+            # fingerprint(), without its call for the usual hit that has a key
+            "fingerprint": _digest(r.id, key) if key is not None else fingerprint(r.id, hit),
             "requires": hit.requires,
             "steps": tuple(hit.steps),
             "step": hit.step,
             "line": None,
             "data": dict(hit.data),
             "acknowledged": None,
-        }
+        },
+        _GIVEN,
     )
 
 
@@ -256,17 +260,14 @@ def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M
     dump and fields set. Validation would cost twice the rest of making a finding, for some
     thirty findings (and their locations) an app in a fleet scan."""
     model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", values)
-    object.__setattr__(model, "__pydantic_fields_set__", set(given))
-    object.__setattr__(model, "__pydantic_extra__", None)
-    object.__setattr__(model, "__pydantic_private__", None)
+    _set(model, "__dict__", values)
+    _set(model, "__pydantic_fields_set__", set(given))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
     return model
 
 
-def _trusted_finding(values: dict[str, Any]) -> Finding:
-    """A finding from the rule's identity and a :class:`Hit`, whose fields mypy checks in every
-    rule."""
-    return _trusted(Finding, values, _GIVEN)
+_set = object.__setattr__  # bound once: four calls per finding and per location
 
 
 def location(path: str | None, line: int | None, side: str | None = None) -> Location:
@@ -304,7 +305,8 @@ def collect(
         if r.subject != kind:  # ``kind.owns(r)``, without a call per rule of the catalogue
             continue
         severity = overrides.get(r.id)
-        out.extend(to_finding(r, hit, severity) for hit in r.func(subject))
+        for hit in r.func(subject):
+            out.append(to_finding(r, hit, severity))
     return out
 
 

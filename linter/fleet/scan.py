@@ -76,9 +76,10 @@ def _rows(
     return [finding_row(f, app_id, check, before, after) for f in report.findings]
 
 
-def _live(rows: Sequence[FindingRow]) -> Counter[str]:
-    """Findings not acknowledged, by severity."""
-    return Counter([r.severity for r in rows if r.acknowledged is None])
+def _live(rows: Sequence[FindingRow]) -> tuple[int, int, int]:
+    """Findings not acknowledged: errors, warnings, infos."""
+    live = [r.severity for r in rows if r.acknowledged is None]
+    return live.count(Severity.ERROR), live.count(Severity.WARNING), live.count(Severity.INFO)
 
 
 def _quarantine(
@@ -225,7 +226,7 @@ def _check(
         upgrade_findings=upgrade[1] if upgrade else (),
         before=upgrade[2] if upgrade else None,
     )
-    live = _live(findings)
+    errors, warnings, infos = _live(findings)
     app = AppRow(
         app_id=app_id,
         application_id=application_id,
@@ -236,8 +237,8 @@ def _check(
         deployed_version=next((v.version for v in reversed(ordered) if v.deployed), None),
         verdict=verdict,
         strategy=strategy,
-        errors=live[Severity.ERROR],
-        warnings=live[Severity.WARNING],
-        infos=live[Severity.INFO],
+        errors=errors,
+        warnings=warnings,
+        infos=infos,
     )
     return AppScan(app=app, findings=tuple(findings), facts=facts)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -24,12 +23,13 @@ class Summary(BaseModel):
 
     @classmethod
     def of(cls, findings: tuple[Finding, ...]) -> Summary:
-        live = Counter(f.severity for f in findings if f.acknowledged is None)
+        # list.count in C, over one list: this runs twice for every app of a fleet scan
+        live = [f.severity for f in findings if f.acknowledged is None]
         return cls(
-            errors=live[Severity.ERROR],
-            warnings=live[Severity.WARNING],
-            infos=live[Severity.INFO],
-            acknowledged=sum(1 for f in findings if f.acknowledged is not None),
+            errors=live.count(Severity.ERROR),
+            warnings=live.count(Severity.WARNING),
+            infos=live.count(Severity.INFO),
+            acknowledged=len(findings) - len(live),
         )
 
 

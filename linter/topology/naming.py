@@ -285,6 +285,7 @@ def is_internal_topic(topic: str) -> bool:
     return is_repartition_topic(topic) or _FK_TOPIC.search(topic) is not None
 
 
+@functools.lru_cache(maxsize=1 << 16)  # rules ask it of every source and sink of an app
 def generated_topic(topic: str) -> GeneratedName | None:
     """The generated name an internal topic is derived from (``KSTREAM-AGGREGATE-STATE-STORE-
     0000000002-repartition`` -> the store name), or ``None`` when the topic name was chosen."""

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Iterator, Mapping
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink, Source
 from rules.framework import Hit, Impact, Resource, Severity, location, rule
 from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
-
-_name = operator.attrgetter("name")
 
 
 @rule(
@@ -72,15 +69,18 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     reset; on a new app, name everything.
     """
     desc = subject.description
+    path = desc.path
     for topology in desc.topologies:
         by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
         persistent: tuple[tuple[int, str], ...] | None = None  # worked out when needed (rarely)
+        scope = f"{topology.name or ''}|"
+        # in any order: the findings are sorted by their fingerprints, one per name
         for sub in topology.subtopologies:
-            for n in sorted(sub.nodes, key=_name):
+            for n in sub.nodes:
                 about = _about(n.name)
                 if about is None or _plumbing(n, by_name):
                     continue
-                message, resource, remediation, unburned = about
+                message, resources, remediation, unburned = about
                 if unburned:
                     if persistent is None:
                         persistent = persistent_generated(topology)
@@ -89,15 +89,15 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                         message, remediation = f"{message} {shifts[0]}", shifts[1]
                 yield Hit(
                     message=message,
-                    resources=(resource,),
-                    locations=(location(desc.path, n.position.line or None),),
+                    resources=resources,
+                    locations=(location(path, n.position.line or None),),
                     remediation=remediation,
-                    key=f"{topology.name or ''}|{n.name}",
+                    key=scope + n.name,
                 )
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _about(name: str) -> tuple[str, Resource, str, bool] | None:
+def _about(name: str) -> tuple[str, tuple[Resource], str, bool] | None:
     """The message, resource and remediation of a hit on a generated name, which depend on the
     name alone (None for a chosen name), and whether naming the operator stops it consuming an
     index. Made once per name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app
@@ -108,7 +108,7 @@ def _about(name: str) -> tuple[str, Resource, str, bool] | None:
     op = gen.operator
     what = op.operator if op else "operator"
     unburned = op is not None and bool(op.unburned_when_named)
-    return f"{what} {name} has a generated name.", node(name), _remediation(gen), unburned
+    return f"{what} {name} has a generated name.", (node(name),), _remediation(gen), unburned
 
 
 _JOIN_PREFIXES = frozenset(
