@@ -135,8 +135,11 @@ def _acknowledge(
 def not_checked(findings: Iterable[Finding]) -> tuple[str, ...]:
     """What live findings say qualifies the verdict (their ``verdict_note`` data: an outage the
     verdict accepts) and was not checked (their ``not_checked`` data), each once."""
-    live = [f for f in findings if f.acknowledged is None]
-    notes = [f.data.get("verdict_note") for f in live] + [f.data.get("not_checked") for f in live]
+    # most findings have no data: look into the few that do (twice for every app of a fleet scan)
+    data = [f.data for f in findings if f.data and f.acknowledged is None]
+    if not data:
+        return ()
+    notes = [d.get("verdict_note") for d in data] + [d.get("not_checked") for d in data]
     return tuple(dict.fromkeys(str(n) for n in notes if n))
 
 

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterator, Mapping
 
 from linter.topology import naming
-from linter.topology.model import Node, Sink, Source
+from linter.topology.model import Node, Processor, Sink, Source
 from rules.framework import Hit, Impact, Resource, Severity, location, rule
 from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
 
@@ -78,9 +78,12 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
         for sub in topology.subtopologies:
             for n in sub.nodes:
                 about = _about(n.name)
-                if about is None or _plumbing(n, by_name):
+                if about is None:
                     continue
-                message, resources, remediation, unburned = about
+                message, resources, remediation, unburned, filters = about
+                # a processor is plumbing only when it is a filter (most are not)
+                if (filters or not isinstance(n, Processor)) and _plumbing(n, by_name):
+                    continue
                 if unburned:
                     if persistent is None:
                         persistent = persistent_generated(topology)
@@ -97,20 +100,23 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _about(name: str) -> tuple[str, tuple[Resource], str, bool] | None:
+def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool] | None:
     """The message, resource and remediation of a hit on a generated name, which depend on the
-    name alone (None for a chosen name), and whether naming the operator stops it consuming an
-    index. Made once per name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app
-    of a fleet, and a Resource is frozen."""
+    name alone (None for a chosen name), whether naming the operator stops it consuming an
+    index, and whether it is a filter (``role_of``, which :func:`_plumbing` asks). Made once per
+    name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app of a fleet, and a
+    Resource is frozen."""
     gen = naming.generated(name)
     if gen is None:
         return None
     op = gen.operator
     what = op.operator if op else "operator"
     unburned = op is not None and bool(op.unburned_when_named)
-    return f"{what} {name} has a generated name.", (node(name),), _remediation(gen), unburned
+    message = f"{what} {name} has a generated name."
+    return message, (node(name),), _remediation(gen), unburned, gen.prefix == _FILTER
 
 
+_FILTER = "KSTREAM-FILTER-"
 _JOIN_PREFIXES = frozenset(
     {
         "KSTREAM-WINDOWED-", "KSTREAM-JOINTHIS-", "KSTREAM-JOINOTHER-", "KSTREAM-OUTERTHIS-",
@@ -182,6 +188,6 @@ def _plumbing(n: Node, by_name: Mapping[str, Node]) -> bool:
     if isinstance(n, Source):
         return any(naming.generated_topic(t) is not None for t in n.topics)
     succ = n.successors
-    return bool(succ) and naming.role_of(n.name) == "KSTREAM-FILTER-" and all(
+    return bool(succ) and naming.role_of(n.name) == _FILTER and all(
         isinstance(by_name.get(s), Sink) and _plumbing(by_name[s], by_name) for s in succ
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
+from linter.topology.model import Processor
 from linter.topology.store_naming import store_fix
 from rules.framework import Hit, Impact, Severity, location, rule
 from rules.topology.context import TOPOLOGY, LintSubject, changelog, node, store
@@ -56,8 +57,10 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
         owners: dict[str, list[tuple[str, int]]] = {}
         for sub in topology.subtopologies:
             for n in sub.nodes:
-                for s in n.stores:
-                    owners.setdefault(s, []).append((n.name, n.position.line))
+                # only processors hold stores (the others' ``stores`` is a property: a call each)
+                if isinstance(n, Processor) and n.stores:
+                    for s in n.stores:
+                        owners.setdefault(s, []).append((n.name, n.position.line))
         for s in sorted(owners):
             if naming.generated(s) is None:
                 continue
