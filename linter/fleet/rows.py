@@ -102,23 +102,24 @@ def finding_row(
     f: Finding, app_id: str | None, check: str, before: str | None, after: str | None
 ) -> FindingRow:
     # ``str()`` of a StrEnum member is its value, at a fifth of the cost of ``.value`` (a Python
-    # descriptor), for some thirty findings an app in a fleet scan.
+    # descriptor), for some thirty findings an app in a fleet scan. The fields are given in
+    # schema order, by position: keywords would cost a dict per row to call the dataclass with.
     return FindingRow(
-        app_id=app_id,
-        check=check,
-        version_before=before,
-        version_after=after,
-        rule=f.rule,
-        name=f.name,
-        severity=str(f.severity),
-        impact=str(f.impact),
-        fingerprint=f.fingerprint,
-        message=f.message,
-        resources=tuple([f"{r.kind}:{r.name}" for r in f.resources]),
-        remediation=f.remediation,
-        requires=str(f.requires) if f.requires is not None else None,
-        step=f.step,
-        acknowledged=f.acknowledged,
+        app_id,
+        check,
+        before,  # version_before
+        after,  # version_after
+        f.rule,
+        f.name,
+        str(f.severity),
+        str(f.impact),
+        f.fingerprint,
+        f.message,
+        tuple([f"{r.kind}:{r.name}" for r in f.resources]),
+        f.remediation,
+        str(f.requires) if f.requires is not None else None,
+        f.step,
+        f.acknowledged,
     )
 
 

@@ -90,12 +90,14 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                     shifts = _shift_note(n.name, persistent)
                     if shifts is not None:
                         message, remediation = f"{message} {shifts[0]}", shifts[1]
+                # by position (message, resources, locations, remediation, key): keywords cost
+                # a dict per call, and this is most findings of a fleet scan
                 yield Hit(
-                    message=message,
-                    resources=resources,
-                    locations=(location(path, n.position.line or None),),
-                    remediation=remediation,
-                    key=scope + n.name,
+                    message,
+                    resources,
+                    (location(path, n.position.line or None),),
+                    remediation,
+                    scope + n.name,
                 )
 
 
