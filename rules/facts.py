@@ -157,10 +157,11 @@ def unchecked(description: Description | None) -> tuple[str, ...]:
     joins: set[str] = set()
     fk_joins: set[str] = set()
     suppress: set[str] = set()
+    role_of = naming.role_of  # looked up once: it is asked of every node
     for topology in description.topologies:
         for sub in topology.subtopologies:
             for node in sub.nodes:
-                role = naming.role_of(node.name)
+                role = role_of(node.name)
                 if role in _NOTED:  # most roles are in none of the sets: one lookup for them
                     if role in _TABLE_JOIN:
                         joins.add(node.name)

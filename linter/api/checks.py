@@ -16,7 +16,7 @@ from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.facts import AppFacts, app_facts, unchecked
-from rules.framework import Finding, Location, collect, run
+from rules.framework import Finding, Location, collect
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import (
     STREAMS_CONFIG,
@@ -115,7 +115,8 @@ def judge_diff(
     if before is not None and after is not None:
         topology = match(before, after)
         subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
-        findings += run(rules, TOPOLOGY_DIFF, subject, severities=severities)
+        # unsorted, as lint_all: finish() sorts them all, stably
+        findings += collect(rules, TOPOLOGY_DIFF, subject, severities=severities)
         inputs.update({"before": before.path or "", "after": after.path or ""})
     # the versions alone decide upgrade.from, downgrades and known-bad releases
     versions = streams_version_before is not None or streams_version_after is not None
@@ -126,7 +127,7 @@ def judge_diff(
             version_before=streams_version_before,
             version_after=streams_version_after,
         )
-        findings += run(
+        findings += collect(
             rules, STREAMS_CONFIG, ConfigSubject(config, topology), severities=severities
         )
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
