@@ -55,22 +55,23 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
     cluster first. Deploy with stop-and-restart.
     """
     diff = subject.diff
-    consumed_b = {t for s in diff.subtopologies.pairs for t in s.before.external_sources} | {
-        t for s in diff.subtopologies.removed for t in s.external_sources
-    }
-    consumed_a = {t for s in diff.subtopologies.pairs for t in s.after.external_sources} | {
-        t for s in diff.subtopologies.added for t in s.external_sources
-    }
+    # what either version reads anywhere: asked only when a pair's sources differ (rarely)
+    consumed: tuple[set[str], set[str]] | None = None
     for pair in diff.subtopologies.pairs:
         b, a = pair.before, pair.after
         if b.is_global or not (b.stateful or a.stateful):
             continue
         sources_b, sources_a = b.external_sources, a.external_sources
+        if b.patterns != a.patterns:
+            yield _pattern_hit(subject, b, a)
+        if sources_b == sources_a:  # then nothing is gone nor new
+            continue
+        if consumed is None:
+            consumed = _consumed(subject)
+        consumed_b, consumed_a = consumed
         # A topic a pattern of the other side matches may still be (or already was) read.
         gone = sorted(t for t in sources_b - sources_a - consumed_a if not _matched(t, a.patterns))
         new = sorted(t for t in sources_a - sources_b - consumed_b if not _matched(t, b.patterns))
-        if b.patterns != a.patterns:
-            yield _pattern_hit(subject, b, a)
         if not gone and not new:
             continue
         parts = []
@@ -90,6 +91,18 @@ def source_topics_changed(subject: DiffSubject) -> Iterator[Hit]:
                 "partitions as the other inputs of the sub-topology." for t in new
             ),
         )
+
+
+def _consumed(subject: DiffSubject) -> tuple[set[str], set[str]]:
+    """The external topics the before version reads, and those the after version reads."""
+    subs = subject.diff.subtopologies
+    consumed_b = {t for s in subs.pairs for t in s.before.external_sources} | {
+        t for s in subs.removed for t in s.external_sources
+    }
+    consumed_a = {t for s in subs.pairs for t in s.after.external_sources} | {
+        t for s in subs.added for t in s.external_sources
+    }
+    return consumed_b, consumed_a
 
 
 def _matched(topic_name: str, patterns: frozenset[str]) -> bool:

@@ -58,7 +58,7 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
         groups.setdefault(k, {}).setdefault(what, []).append(info.name)
         lines.setdefault(k, (side, info.line))
 
-    kept_after = frozenset(diff.node_map.values())  # once: per pair it made the rule quadratic
+    kept_after: frozenset[Key] | None = None  # once, when asked: per pair it was quadratic
     for n in diff.nodes.added:
         note(n, "added", "after")
     for n in diff.nodes.removed:
@@ -66,10 +66,11 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for p in diff.nodes.pairs:
         if Change.RENAMED in p.changes:
             note(p.after, "renamed", "after")
-        elif p.changes & {Change.SUCCESSORS, Change.PREDECESSORS} and _rewired(
-            subject, p.before, p.after, kept_after
-        ):
-            note(p.after, "rewired", "after")
+        elif not p.changes.isdisjoint(_NEIGHBOURS):
+            if kept_after is None:
+                kept_after = frozenset(diff.node_map.values())
+            if _rewired(subject, p.before, p.after, kept_after):
+                note(p.after, "rewired", "after")
     for sp in diff.subtopologies.pairs:
         if Change.RENUMBERED in sp.changes and not sp.after.stores:
             # stateful ones are reported by store-moved-subtopology
@@ -98,6 +99,9 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
                 for w in ("added", "removed", "renamed", "rewired", "renumbered")
             ),
         )
+
+
+_NEIGHBOURS = frozenset({Change.SUCCESSORS, Change.PREDECESSORS})
 
 
 def _rewired(
