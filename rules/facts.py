@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from linter.topology import naming
-from linter.topology.model import Description, Processor, Sink, Source, Topology
+from linter.topology.model import Description, Processor, Topology
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +91,13 @@ def _read(d: Description, sources: set[str], sinks: set[str], patterns: set[str]
         for sub in topology.subtopologies:
             stream = not sub.is_global
             for node in sub.nodes:
-                if isinstance(node, Source):
+                # ``kind``, not isinstance: a failed isinstance costs four times a field read
+                if node.kind == "source":
                     if stream:
                         sources.update(node.topics)
                         if node.pattern is not None:
                             patterns.add(node.pattern)
-                elif isinstance(node, Sink) and node.topic is not None:
+                elif node.kind == "sink" and node.topic is not None:
                     sinks.add(node.topic)
 
 
@@ -104,7 +105,7 @@ def _all_sources(topology: Topology) -> Iterator[str]:
     """Source topics of every sub-topology, global ones included."""
     for sub in topology.subtopologies:
         for node in sub.nodes:
-            if isinstance(node, Source):
+            if node.kind == "source":
                 yield from node.topics
 
 
@@ -169,7 +170,7 @@ def unchecked(description: Description | None) -> tuple[str, ...]:
                         fk_joins.add(node.name)
                     if role in _JOIN_WINDOW:
                         join_windows.add(node.name)
-                if not isinstance(node, Processor) or not node.stores:
+                if node.kind != "processor" or not node.stores:
                     continue
                 stores.update(node.stores)
                 if role == "KTABLE-SUPPRESS-":

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from linter.api import Settings, selected, severity_overrides
 from linter.fleet.rows import FindingRow, finding_row
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
-from linter.topology.model import Description, Sink, Source, Subtopology, Topology
+from linter.topology.model import Description, Subtopology, Topology
 from rules.fleet import FLEET_RULES
 from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
@@ -41,9 +41,9 @@ def _sunk_and_sourced(topology: Topology) -> tuple[set[str], set[str]]:
     sourced: set[str] = set()
     for sub in topology.subtopologies:
         for n in sub.nodes:
-            if isinstance(n, Source):
+            if n.kind == "source":
                 sourced.update(n.topics)
-            elif isinstance(n, Sink) and n.topic:
+            elif n.kind == "sink" and n.topic:
                 sunk.add(n.topic)
     return sunk, sourced
 
@@ -114,9 +114,10 @@ def _sub_topics(sub: Subtopology) -> tuple[set[str], set[str], set[str]]:
     sinks: set[str] = set()
     stores: set[str] = set()
     for n in sub.nodes:
-        if isinstance(n, Source):
+        # ``kind``, not isinstance: a failed isinstance costs four times a field read
+        if n.kind == "source":
             sources.update(n.topics)
-        elif isinstance(n, Sink):
+        elif n.kind == "sink":
             if n.topic:
                 sinks.add(n.topic)
         elif n.stores:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from linter.topology import naming
-from linter.topology.model import Sink
 from rules.framework import Hit, Impact, Severity, location, rule
 from rules.topology.context import (
     TOPOLOGY,
@@ -65,7 +64,8 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
         seen: dict[str, tuple[str, int]] = {}
         for sub in topology.subtopologies:
             for n in sub.nodes:
-                if isinstance(n, Sink) and n.topic and naming.is_internal_topic(n.topic):
+                # ``kind``: a failed isinstance costs four times a field read
+                if n.kind == "sink" and n.topic and naming.is_internal_topic(n.topic):
                     cur = seen.get(n.topic)
                     if cur is None or (n.name, n.position.line) < cur:
                         seen[n.topic] = (n.name, n.position.line)
