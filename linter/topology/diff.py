@@ -38,10 +38,12 @@ from linter.topology.diff_index import (
     TopicInfo,
     TopicRole,
     index,
+    setters,
     topology_names,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
+    NO_CHANGE,
     match_identical,
     match_nodes,
     match_stores,
@@ -83,6 +85,23 @@ class Pair(Generic[T]):
     @property
     def changed(self) -> bool:
         return bool(self.changes)
+
+
+_NEW = object.__new__
+_SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
+    Pair, "before", "after", "how", "changes"
+)
+
+
+def _pair(before: T, after: T, how: How, changes: frozenset[Change]) -> Pair[T]:
+    """``Pair(before, after, how, changes)``, made as ``diff_index.setters`` says: one per
+    node, store and topic of every diff."""
+    pair: Pair[T] = _NEW(Pair)
+    _SET_BEFORE(pair, before)
+    _SET_AFTER(pair, after)
+    _SET_HOW(pair, how)
+    _SET_CHANGES(pair, changes)
+    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +178,9 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
 def _same(
     before: Mapping[Key, T], after: Mapping[Key, T], how: Callable[[Key], How]
 ) -> Matching[T]:
-    return Matching(pairs=tuple(Pair(before[k], after[k], how(k)) for k in sorted(before)))
+    return Matching(
+        pairs=tuple(_pair(before[k], after[k], how(k), NO_CHANGE) for k in sorted(before))
+    )
 
 
 def _assemble(
@@ -285,7 +306,7 @@ def _matching(
     paired_after = {ka for ka, _ in matched.values()}
     return Matching(
         pairs=tuple(
-            Pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
+            _pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
             for kb, (ka, how) in sorted(matched.items())
         ),
         added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
