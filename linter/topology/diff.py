@@ -198,11 +198,7 @@ def _assemble(
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    fixed = {kb for kb, ka in fwd.items() if kb == ka}
-    nodes = _matching(
-        b.nodes, a.nodes, {kb: (ka, how[kb]) for kb, ka in fwd.items()},
-        lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map, fixed),
-    )
+    nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
         b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
     )
@@ -225,6 +221,30 @@ def _assemble(
         else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
         node_map=dict(sorted(fwd.items())),
         replaced=replacements(b, a, stores.removed, stores.added),
+    )
+
+
+def _node_matching(
+    b: Side,
+    a: Side,
+    fwd: Mapping[Key, Key],
+    how: Mapping[Key, How],
+    store_map: Mapping[Key, Key],
+    sub_map: Mapping[Key, Key],
+) -> Matching[NodeInfo]:
+    """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
+    generic one's intermediate mapping and callback: it runs for every node of every diff."""
+    fixed = {kb for kb, ka in fwd.items() if kb == ka}
+    before, after = b.nodes, a.nodes
+    pairs: list[Pair[NodeInfo]] = []
+    for kb, ka in sorted(fwd.items()):
+        ib, ia = before[kb], after[ka]
+        changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
+        pairs.append(_pair(ib, ia, how[kb], changes))
+    return Matching(
+        pairs=tuple(pairs),
+        added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
+        removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
 
 

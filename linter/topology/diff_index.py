@@ -148,6 +148,53 @@ class TopicInfo:
         return (self.topology or "", f"{self.role}:{self.name}")
 
 
+_STORE_SET = setters(StoreInfo, "topology", "name", "subtopology", "is_global", "owners", "line")
+_SUB_SET = setters(
+    SubtopologyInfo, "topology", "id", "is_global", "nodes", "stores", "source_topics",
+    "sink_topics", "line", "patterns",
+)
+_TOPIC_SET = setters(
+    TopicInfo, "topology", "name", "role", "writers", "readers", "subtopologies", "line"
+)
+
+
+def _store_info(
+    topology: str | None, name: str, subtopology: int, is_global: bool, owners: frozenset[str],
+    line: int | None,
+) -> StoreInfo:
+    """``StoreInfo(...)`` with every field, made as ``setters`` says."""
+    info: StoreInfo = _NEW(StoreInfo)
+    s0, s1, s2, s3, s4, s5 = _STORE_SET
+    s0(info, topology), s1(info, name), s2(info, subtopology), s3(info, is_global)
+    s4(info, owners), s5(info, line)
+    return info
+
+
+def _sub_info(
+    topology: str | None, id: int, is_global: bool, nodes: frozenset[str],
+    stores: frozenset[str], source_topics: frozenset[str], sink_topics: frozenset[str],
+    line: int | None, patterns: frozenset[str],
+) -> SubtopologyInfo:
+    """``SubtopologyInfo(...)`` with every field, made as ``setters`` says."""
+    info: SubtopologyInfo = _NEW(SubtopologyInfo)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SUB_SET
+    s0(info, topology), s1(info, id), s2(info, is_global), s3(info, nodes), s4(info, stores)
+    s5(info, source_topics), s6(info, sink_topics), s7(info, line), s8(info, patterns)
+    return info
+
+
+def _topic_info_of(
+    topology: str | None, name: str, role: TopicRole, writers: frozenset[str],
+    readers: frozenset[str], subtopologies: frozenset[int], line: int | None,
+) -> TopicInfo:
+    """``TopicInfo(...)`` with every field, made as ``setters`` says."""
+    info: TopicInfo = _NEW(TopicInfo)
+    s0, s1, s2, s3, s4, s5, s6 = _TOPIC_SET
+    s0(info, topology), s1(info, name), s2(info, role), s3(info, writers), s4(info, readers)
+    s5(info, subtopologies), s6(info, line)
+    return info
+
+
 @dataclass(slots=True)
 class Side:
     nodes: dict[Key, NodeInfo]
@@ -191,13 +238,13 @@ def index(
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
         first = _first(infos)
-        stores[(t, store)] = StoreInfo(
-            topology=first.topology,
-            name=store,
-            subtopology=first.subtopology,
-            is_global=first.is_global,
-            owners=frozenset([i.name for i in infos]),
-            line=first.line,
+        stores[(t, store)] = _store_info(
+            first.topology,
+            store,
+            first.subtopology,
+            first.is_global,
+            frozenset([i.name for i in infos]),
+            first.line,
         )
     topics: dict[Key, TopicInfo] = {}
     for (_t, role, topic), infos in topic_nodes.items():
@@ -258,19 +305,17 @@ def _index_subtopology(
             internal = naming.is_internal_topic(node.topic)
             topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
             writers_of[(t, node.topic)].append(key)
-    return SubtopologyInfo(
-        topology=tname,
-        id=sub_id,
-        is_global=is_global,
-        nodes=frozenset(node_names),
-        stores=frozenset(stores),
-        # without patterns, every topic read is a topic name (``_index_source``)
-        source_topics=frozenset(
-            [t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read
-        ),
-        sink_topics=frozenset(written),
-        line=sub.position.line or None,
-        patterns=_patterns(sub) if patterns else EMPTY,
+    return _sub_info(
+        tname,
+        sub_id,
+        is_global,
+        frozenset(node_names),
+        frozenset(stores),
+        # source topics: without patterns, every topic read is a topic name (``_index_source``)
+        frozenset([t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read),
+        frozenset(written),
+        sub.position.line or None,
+        _patterns(sub) if patterns else EMPTY,
     )
 
 
@@ -333,14 +378,8 @@ def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo
         writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
         readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
         subtopologies = frozenset([i.subtopology for i in infos])
-    return TopicInfo(
-        topology=first.topology,
-        name=topic,
-        role=role,
-        writers=writers,
-        readers=readers,
-        subtopologies=subtopologies,
-        line=first.line,
+    return _topic_info_of(
+        first.topology, topic, role, writers, readers, subtopologies, first.line
     )
 
 
