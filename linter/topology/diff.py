@@ -235,11 +235,27 @@ def _node_matching(
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
     generic one's intermediate mapping and callback: it runs for every node of every diff."""
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
-    before, after = b.nodes, a.nodes
+    # (topology, id) of the sub-topologies matched to the one of the same number
+    kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
+    before, after, succ, pred = b.nodes, a.nodes, b.succ, b.pred
     pairs: list[Pair[NodeInfo]] = []
     for kb, ka in sorted(fwd.items()):
         ib, ia = before[kb], after[ka]
-        changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
+        node = ib.node
+        if (
+            kb == ka
+            and ib.subtopology == ia.subtopology
+            and (kb[0], ib.subtopology) in kept_subs
+            and succ[kb] <= fixed
+            and pred[kb] <= fixed
+            and not node.stores
+            and node == ia.node
+        ):
+            # most nodes of an upgrade: kept as they were, with their sub-topology and all
+            # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
+            changes = NO_CHANGE
+        else:
+            changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
         pairs.append(_pair(ib, ia, how[kb], changes))
     return Matching(
         pairs=tuple(pairs),

@@ -79,16 +79,6 @@ _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE = setters(
 )
 
 
-def node_info(topology: str | None, subtopology: int, is_global: bool, node: Node) -> NodeInfo:
-    """``NodeInfo(topology, subtopology, is_global, node)``, made as ``setters`` says."""
-    info: NodeInfo = _NEW(NodeInfo)
-    _SET_T(info, topology)
-    _SET_SUB(info, subtopology)
-    _SET_GLOBAL(info, is_global)
-    _SET_NODE(info, node)
-    return info
-
-
 @dataclass(frozen=True, slots=True)
 class StoreInfo:
     topology: str | None
@@ -207,7 +197,8 @@ class Side:
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
 
 
-# neighbour sets as keys, per topology name: ``_keys``'s memo, shared by the two sides of a diff
+# neighbour name sets as key sets, per topology name: made once (``_index_subtopology``), shared
+# by the two sides of a diff
 KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
 
 
@@ -280,8 +271,13 @@ def _index_subtopology(
     written: list[str] = []
     patterns = False
     recognise = naming.generated
+    new, set_t, set_sub, set_global, set_node = _NEW, _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE
     for node in sub.nodes:
-        info = node_info(tname, sub_id, is_global, node)
+        info = new(NodeInfo)  # NodeInfo(tname, sub_id, is_global, node), as ``setters`` says
+        set_t(info, tname)
+        set_sub(info, sub_id)
+        set_global(info, is_global)
+        set_node(info, node)
         name = node.name
         node_names.append(name)
         key = (t, name)
@@ -291,9 +287,13 @@ def _index_subtopology(
         after = node.successors if cls is not Sink else EMPTY
         before = node.predecessors if cls is not Source else EMPTY
         found = keyed.get(after)
-        succ[key] = found if found is not None else _keys(keyed, t, after)
+        if found is None:
+            found = keyed[after] = frozenset([(t, n) for n in after])
+        succ[key] = found
         found = keyed.get(before)
-        pred[key] = found if found is not None else _keys(keyed, t, before)
+        if found is None:
+            found = keyed[before] = frozenset([(t, n) for n in before])
+        pred[key] = found
         if isinstance(node, Processor):
             for store in node.stores:
                 stores.append(store)
@@ -355,15 +355,6 @@ def _patterns(sub: Subtopology) -> frozenset[str]:
                 out.add(n.pattern)
             out |= {t for t in n.topics if not naming.is_topic_name(t)}
     return frozenset(out)
-
-
-def _keys(
-    keyed: dict[frozenset[str], frozenset[Key]], topology: str, names: frozenset[str]
-) -> frozenset[Key]:
-    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them;
-    the caller looks there first)."""
-    found = keyed[names] = frozenset([(topology, n) for n in names])
-    return found
 
 
 def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
