@@ -193,6 +193,8 @@ def _assemble(
 ) -> TopologyDiff:
     """The matching of stores, sub-topologies and topics, what changed in every pair, and where
     record keys are set, once the nodes are matched."""
+    # sorted once (it is the result's ``node_map``): the loops below that sort it find it so
+    fwd = dict(sorted(fwd.items()))
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
@@ -219,7 +221,7 @@ def _assemble(
         key_changes=()
         if _same_walks(nodes)
         else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
-        node_map=dict(sorted(fwd.items())),
+        node_map=fwd,
         replaced=replacements(b, a, stores.removed, stores.added),
     )
 

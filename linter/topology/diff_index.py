@@ -238,9 +238,8 @@ def index(
             first.line,
         )
     topics: dict[Key, TopicInfo] = {}
-    for (_t, role, topic), infos in topic_nodes.items():
-        info_t = _topic_info(role, topic, infos)
-        topics[info_t.key] = info_t
+    for (t, role, topic), infos in topic_nodes.items():
+        topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
 
 
