@@ -38,10 +38,12 @@ from linter.topology.diff_index import (
     TopicInfo,
     TopicRole,
     index,
+    setters,
     topology_names,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
+    NO_CHANGE,
     match_identical,
     match_nodes,
     match_stores,
@@ -83,6 +85,23 @@ class Pair(Generic[T]):
     @property
     def changed(self) -> bool:
         return bool(self.changes)
+
+
+_NEW = object.__new__
+_SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
+    Pair, "before", "after", "how", "changes"
+)
+
+
+def _pair(before: T, after: T, how: How, changes: frozenset[Change]) -> Pair[T]:
+    """``Pair(before, after, how, changes)``, made as ``diff_index.setters`` says: one per
+    node, store and topic of every diff."""
+    pair: Pair[T] = _NEW(Pair)
+    _SET_BEFORE(pair, before)
+    _SET_AFTER(pair, after)
+    _SET_HOW(pair, how)
+    _SET_CHANGES(pair, changes)
+    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +178,9 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
 def _same(
     before: Mapping[Key, T], after: Mapping[Key, T], how: Callable[[Key], How]
 ) -> Matching[T]:
-    return Matching(pairs=tuple(Pair(before[k], after[k], how(k)) for k in sorted(before)))
+    return Matching(
+        pairs=tuple(_pair(before[k], after[k], how(k), NO_CHANGE) for k in sorted(before))
+    )
 
 
 def _assemble(
@@ -172,16 +193,14 @@ def _assemble(
 ) -> TopologyDiff:
     """The matching of stores, sub-topologies and topics, what changed in every pair, and where
     record keys are set, once the nodes are matched."""
+    # sorted once (it is the result's ``node_map``): the loops below that sort it find it so
+    fwd = dict(sorted(fwd.items()))
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    fixed = {kb for kb, ka in fwd.items() if kb == ka}
-    nodes = _matching(
-        b.nodes, a.nodes, {kb: (ka, how[kb]) for kb, ka in fwd.items()},
-        lambda nb, na: node_changes(nb, na, fwd, b, a, store_map, sub_map, fixed),
-    )
+    nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
         b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
     )
@@ -202,8 +221,48 @@ def _assemble(
         key_changes=()
         if _same_walks(nodes)
         else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
-        node_map=dict(sorted(fwd.items())),
+        node_map=fwd,
         replaced=replacements(b, a, stores.removed, stores.added),
+    )
+
+
+def _node_matching(
+    b: Side,
+    a: Side,
+    fwd: Mapping[Key, Key],
+    how: Mapping[Key, How],
+    store_map: Mapping[Key, Key],
+    sub_map: Mapping[Key, Key],
+) -> Matching[NodeInfo]:
+    """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
+    generic one's intermediate mapping and callback: it runs for every node of every diff."""
+    fixed = {kb for kb, ka in fwd.items() if kb == ka}
+    # (topology, id) of the sub-topologies matched to the one of the same number
+    kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
+    before, after, succ, pred = b.nodes, a.nodes, b.succ, b.pred
+    pairs: list[Pair[NodeInfo]] = []
+    for kb, ka in sorted(fwd.items()):
+        ib, ia = before[kb], after[ka]
+        node = ib.node
+        if (
+            kb == ka
+            and ib.subtopology == ia.subtopology
+            and (kb[0], ib.subtopology) in kept_subs
+            and succ[kb] <= fixed
+            and pred[kb] <= fixed
+            and not node.stores
+            and node == ia.node
+        ):
+            # most nodes of an upgrade: kept as they were, with their sub-topology and all
+            # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
+            changes = NO_CHANGE
+        else:
+            changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
+        pairs.append(_pair(ib, ia, how[kb], changes))
+    return Matching(
+        pairs=tuple(pairs),
+        added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
+        removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
 
 
@@ -285,7 +344,7 @@ def _matching(
     paired_after = {ka for ka, _ in matched.values()}
     return Matching(
         pairs=tuple(
-            Pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
+            _pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
             for kb, (ka, how) in sorted(matched.items())
         ),
         added=tuple(after[k] for k in sorted(after.keys() - paired_after)),

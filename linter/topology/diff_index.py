@@ -5,7 +5,7 @@ needs to look up quickly (neighbours, owners, writers of a topic, parsed generat
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, TypeAlias
@@ -60,6 +60,23 @@ class NodeInfo:
     @property
     def line(self) -> int | None:
         return self.node.position.line or None
+
+
+Setter: TypeAlias = Callable[[object, object], None]
+
+
+def setters(cls: type, *fields: str) -> tuple[Setter, ...]:
+    """The slot setters of a frozen dataclass's ``fields``: a trusted constructor that calls them
+    on ``object.__new__(cls)`` makes the same object as ``cls(...)`` in about half the time (the
+    generated ``__init__`` of a frozen class goes through ``object.__setattr__`` per field). For
+    the objects a diff makes once per node; every field must be set."""
+    return tuple(cls.__dict__[f].__set__ for f in fields)
+
+
+_NEW = object.__new__
+_SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE = setters(
+    NodeInfo, "topology", "subtopology", "is_global", "node"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +138,53 @@ class TopicInfo:
         return (self.topology or "", f"{self.role}:{self.name}")
 
 
+_STORE_SET = setters(StoreInfo, "topology", "name", "subtopology", "is_global", "owners", "line")
+_SUB_SET = setters(
+    SubtopologyInfo, "topology", "id", "is_global", "nodes", "stores", "source_topics",
+    "sink_topics", "line", "patterns",
+)
+_TOPIC_SET = setters(
+    TopicInfo, "topology", "name", "role", "writers", "readers", "subtopologies", "line"
+)
+
+
+def _store_info(
+    topology: str | None, name: str, subtopology: int, is_global: bool, owners: frozenset[str],
+    line: int | None,
+) -> StoreInfo:
+    """``StoreInfo(...)`` with every field, made as ``setters`` says."""
+    info: StoreInfo = _NEW(StoreInfo)
+    s0, s1, s2, s3, s4, s5 = _STORE_SET
+    s0(info, topology), s1(info, name), s2(info, subtopology), s3(info, is_global)
+    s4(info, owners), s5(info, line)
+    return info
+
+
+def _sub_info(
+    topology: str | None, id: int, is_global: bool, nodes: frozenset[str],
+    stores: frozenset[str], source_topics: frozenset[str], sink_topics: frozenset[str],
+    line: int | None, patterns: frozenset[str],
+) -> SubtopologyInfo:
+    """``SubtopologyInfo(...)`` with every field, made as ``setters`` says."""
+    info: SubtopologyInfo = _NEW(SubtopologyInfo)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SUB_SET
+    s0(info, topology), s1(info, id), s2(info, is_global), s3(info, nodes), s4(info, stores)
+    s5(info, source_topics), s6(info, sink_topics), s7(info, line), s8(info, patterns)
+    return info
+
+
+def _topic_info_of(
+    topology: str | None, name: str, role: TopicRole, writers: frozenset[str],
+    readers: frozenset[str], subtopologies: frozenset[int], line: int | None,
+) -> TopicInfo:
+    """``TopicInfo(...)`` with every field, made as ``setters`` says."""
+    info: TopicInfo = _NEW(TopicInfo)
+    s0, s1, s2, s3, s4, s5, s6 = _TOPIC_SET
+    s0(info, topology), s1(info, name), s2(info, role), s3(info, writers), s4(info, readers)
+    s5(info, subtopologies), s6(info, line)
+    return info
+
+
 @dataclass(slots=True)
 class Side:
     nodes: dict[Key, NodeInfo]
@@ -133,7 +197,8 @@ class Side:
     generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
 
 
-# neighbour sets as keys, per topology name: ``_keys``'s memo, shared by the two sides of a diff
+# neighbour name sets as key sets, per topology name: made once (``_index_subtopology``), shared
+# by the two sides of a diff
 KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
 
 
@@ -164,18 +229,17 @@ def index(
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
         first = _first(infos)
-        stores[(t, store)] = StoreInfo(
-            topology=first.topology,
-            name=store,
-            subtopology=first.subtopology,
-            is_global=first.is_global,
-            owners=frozenset([i.name for i in infos]),
-            line=first.line,
+        stores[(t, store)] = _store_info(
+            first.topology,
+            store,
+            first.subtopology,
+            first.is_global,
+            frozenset([i.name for i in infos]),
+            first.line,
         )
     topics: dict[Key, TopicInfo] = {}
-    for (_t, role, topic), infos in topic_nodes.items():
-        info_t = _topic_info(role, topic, infos)
-        topics[info_t.key] = info_t
+    for (t, role, topic), infos in topic_nodes.items():
+        topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
 
 
@@ -206,8 +270,13 @@ def _index_subtopology(
     written: list[str] = []
     patterns = False
     recognise = naming.generated
+    new, set_t, set_sub, set_global, set_node = _NEW, _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE
     for node in sub.nodes:
-        info = NodeInfo(tname, sub_id, is_global, node)
+        info = new(NodeInfo)  # NodeInfo(tname, sub_id, is_global, node), as ``setters`` says
+        set_t(info, tname)
+        set_sub(info, sub_id)
+        set_global(info, is_global)
+        set_node(info, node)
         name = node.name
         node_names.append(name)
         key = (t, name)
@@ -217,9 +286,13 @@ def _index_subtopology(
         after = node.successors if cls is not Sink else EMPTY
         before = node.predecessors if cls is not Source else EMPTY
         found = keyed.get(after)
-        succ[key] = found if found is not None else _keys(keyed, t, after)
+        if found is None:
+            found = keyed[after] = frozenset([(t, n) for n in after])
+        succ[key] = found
         found = keyed.get(before)
-        pred[key] = found if found is not None else _keys(keyed, t, before)
+        if found is None:
+            found = keyed[before] = frozenset([(t, n) for n in before])
+        pred[key] = found
         if isinstance(node, Processor):
             for store in node.stores:
                 stores.append(store)
@@ -231,19 +304,17 @@ def _index_subtopology(
             internal = naming.is_internal_topic(node.topic)
             topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
             writers_of[(t, node.topic)].append(key)
-    return SubtopologyInfo(
-        topology=tname,
-        id=sub_id,
-        is_global=is_global,
-        nodes=frozenset(node_names),
-        stores=frozenset(stores),
-        # without patterns, every topic read is a topic name (``_index_source``)
-        source_topics=frozenset(
-            [t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read
-        ),
-        sink_topics=frozenset(written),
-        line=sub.position.line or None,
-        patterns=_patterns(sub) if patterns else EMPTY,
+    return _sub_info(
+        tname,
+        sub_id,
+        is_global,
+        frozenset(node_names),
+        frozenset(stores),
+        # source topics: without patterns, every topic read is a topic name (``_index_source``)
+        frozenset([t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read),
+        frozenset(written),
+        sub.position.line or None,
+        _patterns(sub) if patterns else EMPTY,
     )
 
 
@@ -285,15 +356,6 @@ def _patterns(sub: Subtopology) -> frozenset[str]:
     return frozenset(out)
 
 
-def _keys(
-    keyed: dict[frozenset[str], frozenset[Key]], topology: str, names: frozenset[str]
-) -> frozenset[Key]:
-    """``names`` as keys of ``topology``, made once per distinct set (``keyed`` remembers them;
-    the caller looks there first)."""
-    found = keyed[names] = frozenset([(topology, n) for n in names])
-    return found
-
-
 def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
     if len(infos) == 1:  # the usual case (one node reads or writes the topic): no filtering
         first = infos[0]
@@ -306,14 +368,8 @@ def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo
         writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
         readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
         subtopologies = frozenset([i.subtopology for i in infos])
-    return TopicInfo(
-        topology=first.topology,
-        name=topic,
-        role=role,
-        writers=writers,
-        readers=readers,
-        subtopologies=subtopologies,
-        line=first.line,
+    return _topic_info_of(
+        first.topology, topic, role, writers, readers, subtopologies, first.line
     )
 
 

@@ -139,33 +139,33 @@ class _Origins:
             return self.done[root]
         if root in self.cyclic:
             return None
-        frames: list[tuple[State, Iterator[State], set[Origin]]] = []
-        on_path: set[State] = set()
-
-        def enter(state: State) -> None:
-            found, upstream = _step(self.side, state, self.roles)
-            frames.append((state, iter(upstream), set(found)))
-            on_path.add(state)
-
-        enter(root)
+        side, roles, done, cyclic = self.side, self.roles, self.done, self.cyclic
+        first, upstream = _step(side, root, roles)
+        frames: list[tuple[State, Iterator[State], set[Origin]]] = [
+            (root, iter(upstream), set(first))
+        ]
+        on_path: set[State] = {root}
         while frames:
-            state, upstream, found = frames[-1]
-            for nxt in upstream:
-                if nxt in self.done:
-                    found |= self.done[nxt]
-                elif nxt in on_path or nxt in self.cyclic:
-                    self.cyclic |= on_path
+            state, upstream_it, found = frames[-1]
+            for nxt in upstream_it:
+                known = done.get(nxt)
+                if known is not None:
+                    found |= known
+                elif nxt in on_path or nxt in cyclic:
+                    cyclic |= on_path
                     return None
-                else:
-                    enter(nxt)
+                else:  # enter it
+                    got, upstream = _step(side, nxt, roles)
+                    frames.append((nxt, iter(upstream), set(got)))
+                    on_path.add(nxt)
                     break
             else:
                 frames.pop()
                 on_path.discard(state)
-                self.done[state] = frozenset(found)
+                done[state] = frozenset(found)
                 if frames:
                     frames[-1][2].update(found)
-        return self.done[root]
+        return done[root]
 
 
 def _read_from(side: Side, origins: frozenset[Key]) -> tuple[frozenset[Key], frozenset[str]]:

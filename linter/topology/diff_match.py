@@ -52,12 +52,10 @@ def match_nodes(b: Side, a: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     fwd: dict[Key, Key] = {}
     how: dict[Key, How] = {}
     # 1. chosen names
+    a_nodes, b_generated = a.nodes, b.generated
     for key, info in b.nodes.items():
-        if (
-            key in a.nodes
-            and b.generated[key] is None
-            and _kind(a.nodes[key]) == _kind(info)
-        ):
+        other = a_nodes.get(key)
+        if other is not None and b_generated[key] is None and other.node.kind == info.node.kind:
             fwd[key], how[key] = key, "name"
     # 2. generated names: align the index sequences per topology
     for t in sorted({k[0] for k in b.nodes} & {k[0] for k in a.nodes}):
