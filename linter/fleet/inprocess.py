@@ -50,6 +50,16 @@ def run_local(options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any
     fleet = [read_app(item) for item in app_dirs(root)]
     scan = scan_fleet(fleet, options.settings, options.changes)
     log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
+    return write_outputs(scan, options, log, started)
+
+
+def write_outputs(
+    scan: LocalScan, options: ScanOptions, log: Callable[[str], None], started: float
+) -> dict[str, Any]:
+    """The tables, ``summary.json`` and dashboard of ``scan`` under a local ``options.out``;
+    the summary. (Also the Spark job's, for a small fleet: :mod:`linter.fleet.small`.)"""
+    from linter.fleet.inputs import local_path
+
     apps = app_rows(scan)
     edges = sorted(scan.edges, key=lambda e: (e.topic, e.upstream, e.downstream))
     out = local_path(options.out) or options.out

@@ -36,6 +36,7 @@ from linter.fleet.lineage import (
 from linter.fleet.options import ScanOptions
 from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 from linter.fleet.scan import Version, scan_app
+from linter.fleet.small import is_small, run_small
 from linter.lineage import PartitionChange
 
 if TYPE_CHECKING:
@@ -214,18 +215,24 @@ def slices(parts: DataFrame) -> DataFrame:
 BYTES_PER_PARTITION = 128 * 1024
 
 
-def sized_partitions(path: str, cores: int) -> int:
+def sized_partitions(input_bytes: int | None, cores: int) -> int:
     """The scan's partitions: 4 x cores (every core busy, and stragglers evened out), or fewer
-    for a small local input (one per :data:`BYTES_PER_PARTITION`)."""
+    for a small local input of ``input_bytes`` (one per :data:`BYTES_PER_PARTITION`; None: not
+    a local input)."""
     most = max(4, cores * 4)
-    local = local_path(path)
-    if local is None:
+    if input_bytes is None:
         return most
-    return max(1, min(most, _input_bytes(local) // BYTES_PER_PARTITION + 1))
+    return max(1, min(most, input_bytes // BYTES_PER_PARTITION + 1))
 
 
-def _input_bytes(path: str) -> int:
-    """The regular files' bytes under ``path`` (a FIFO or a link is not followed)."""
+def input_bytes(path: str) -> int | None:
+    """The regular files' bytes under a local ``path`` (a FIFO or a link is not followed);
+    None for another filesystem."""
+    local = local_path(path)
+    return None if local is None else _local_bytes(local)
+
+
+def _local_bytes(path: str) -> int:
     try:
         if not os.path.isdir(path):
             return os.stat(path).st_size
@@ -250,7 +257,8 @@ class ScanResult:
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
     started = time.monotonic()
     sc = spark.sparkContext
-    partitions = options.partitions or sized_partitions(options.input, sc.defaultParallelism)
+    size = input_bytes(options.input)
+    partitions = options.partitions or sized_partitions(size, sc.defaultParallelism)
     # Descriptions are small for their CPU cost: keep every partition, so every core has work.
     # (Set for this scan only: the session may be the caller's.)
     conf = {
@@ -270,6 +278,10 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     for key, value in conf.items():
         spark.conf.set(key, value)
     try:
+        if is_small(str(sc.master), size or 0, options):
+            apps = read_versions(spark, options.input, options.input_format, partitions)
+            summary = run_small(spark, apps, options, partitions, log, started)
+            return ScanResult(summary=summary, seconds=time.monotonic() - started)
         return _run(spark, options, log, partitions, started)
     finally:
         for key, old in saved.items():

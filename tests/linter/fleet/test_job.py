@@ -23,18 +23,27 @@ pytestmark = pytest.mark.spark
 FLEET = Path(__file__).resolve().parents[3] / "fixtures" / "fleet"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=["driver-writes", "spark-writes"])
 def scanned(
-    spark: Any, tmp_path_factory: pytest.TempPathFactory
+    spark: Any, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
 ) -> tuple[Path, Any, dict[str, Any]]:
+    """The scan of the small fleet both ways: as a small fleet (Spark scans and judges, the
+    driver writes the tables) and as a large one (every table written by Spark)."""
     out = tmp_path_factory.mktemp("fleet-out")
-    result = CliRunner().invoke(ksafe, [
+    with pytest.MonkeyPatch.context() as patch:
+        if request.param == "spark-writes":
+            patch.setattr("linter.fleet.small.SMALL_INPUT", 0)
+        result = _scan(out)
+    return out, result, json.loads(result.stdout)
+
+
+def _scan(out: Path) -> Any:
+    return CliRunner().invoke(ksafe, [
         "fleet", "scan", str(FLEET / "small"), "--out", str(out), "--quiet", "--format", "json",
         "--partitions", "1",
         "--plan", str(FLEET / "plan-add-partitions.yaml"),
         "--snapshot", str(FLEET / "snapshot.yaml"),
     ])  # fmt: skip
-    return out, result, json.loads(result.stdout)
 
 
 def test_exit_code_and_counts(scanned: tuple[Path, Any, dict[str, Any]]) -> None:
