@@ -27,6 +27,7 @@ from linter.cli.common import (
 if TYPE_CHECKING:
     from linter.api import Severity
     from linter.fleet.options import ScanOptions
+    from linter.lineage import PartitionChange
 
 
 @click.group("fleet")
@@ -72,7 +73,6 @@ def scan_command(
     consecutive pair), find cross-app lineage risks and, with --plan, the apps a cluster change
     hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
     """
-    from linter.fleet.cluster import load_changes
     from linter.fleet.environment import FleetSetupError, scan_session
     from linter.fleet.inputs import detect_format, input_problem, local_path, unread_files
     from linter.fleet.job import run_scan
@@ -99,7 +99,11 @@ def scan_command(
     config_settings = load(config_path).settings
     severity = effective_fail_on(fail_on, config_settings)
     settings = replace(config_settings, fail_on=severity, application_id=None)
-    changes = load_changes(plan, snapshot) if plan else ()
+    changes: tuple[PartitionChange, ...] = ()
+    if plan:  # the cluster engine's readers are loaded for a plan only
+        from linter.fleet.cluster import load_changes
+
+        changes = load_changes(plan, snapshot)
     options = ScanOptions(
         input=input_path, out=out, input_format=kind,
         partitions=partitions, changes=changes, plan=plan, settings=settings,

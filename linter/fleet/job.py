@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -259,8 +260,21 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     sc = spark.sparkContext
     size = input_bytes(options.input)
     partitions = options.partitions or sized_partitions(size, sc.defaultParallelism)
+    if is_small(str(sc.master), size or 0, options):
+        # A directory tree is read without SQL: its session state is never even built.
+        tree = detect_format(options.input, options.input_format) == "dir"
+        with nullcontext() if tree else _sql_conf(spark, partitions):
+            apps = read_versions(spark, options.input, options.input_format, partitions)
+            summary = run_small(spark, apps, options, partitions, log, started)
+        return ScanResult(summary=summary, seconds=time.monotonic() - started)
+    with _sql_conf(spark, partitions):
+        return _run(spark, options, log, partitions, started)
+
+
+@contextmanager
+def _sql_conf(spark: SparkSession, partitions: int) -> Iterator[None]:
+    """The SQL settings of a scan, set for the scan only (the session may be the caller's)."""
     # Descriptions are small for their CPU cost: keep every partition, so every core has work.
-    # (Set for this scan only: the session may be the caller's.)
     conf = {
         "spark.sql.shuffle.partitions": str(partitions),
         "spark.sql.adaptive.coalescePartitions.enabled": "false",
@@ -278,11 +292,7 @@ def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], Non
     for key, value in conf.items():
         spark.conf.set(key, value)
     try:
-        if is_small(str(sc.master), size or 0, options):
-            apps = read_versions(spark, options.input, options.input_format, partitions)
-            summary = run_small(spark, apps, options, partitions, log, started)
-            return ScanResult(summary=summary, seconds=time.monotonic() - started)
-        return _run(spark, options, log, partitions, started)
+        yield
     finally:
         for key, old in saved.items():
             if old is None:
