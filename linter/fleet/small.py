@@ -108,7 +108,10 @@ def run_small(
         for fleet, found in groups.mapPartitions(_judge(settings, changes)).collect():
             findings.extend(fleet)
             lineage.extend(found)
-    log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
+    log(
+        f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s); a small local"
+        " fleet: the driver writes the tables"
+    )
     scan = LocalScan(
         findings=tuple(sorted(findings, key=FindingRow.sort_key)),
         apps=tuple(sorted((app for app, _, _ in scanned), key=lambda a: a.app_id)),
