@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from linter.inputs.checks import check_nesting, line_col, long_number
+from linter.inputs.checks import check_nesting, has_digit_run, line_col, long_number
 from linter.inputs.errors import MAX_DIGITS, MalformedInput, quote
 
 
@@ -44,6 +44,12 @@ def _float(text: str) -> float:
 
 
 _LONG_NUMBER = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")
+# A string token that may decode to a long number (long_number): more than MAX_DIGITS characters
+# each a digit, sign, dot, underscore or space, as it is or escaped. Without one, no string of the
+# text needs the walk of _check_strings.
+_MAYBE_LONG_STRING = re.compile(
+    rf'"(?:[0-9_.+\-\s]|\\u[0-9a-fA-F]{{4}}|\\[^u]){{{MAX_DIGITS + 1},}}"'
+)
 
 
 def load_json(text: str, path: str) -> Any:
@@ -51,7 +57,14 @@ def load_json(text: str, path: str) -> Any:
     object names both lines."""
     check_nesting(text, path)
     try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float)
+        # Without a run of MAX_DIGITS digits no number of the text is long enough for _int or
+        # _float to refuse (an int needs the run; a float, four times the length, has one)
+        if not has_digit_run(text, MAX_DIGITS):
+            value = json.loads(text, object_pairs_hook=_pairs)
+        else:
+            value = json.loads(
+                text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float
+            )
     except json.JSONDecodeError as error:
         raise MalformedInput(
             path, error.lineno, f"not valid JSON: {error.msg}", error.colno
@@ -74,7 +87,8 @@ def load_json(text: str, path: str) -> Any:
         ) from None
     except RecursionError:
         raise MalformedInput(path, None, "nested too deeply to read") from None
-    _check_strings(value, text, path)
+    if _MAYBE_LONG_STRING.search(text) is not None:
+        _check_strings(value, text, path)
     return value
 
 
