@@ -75,14 +75,17 @@ Item = tuple[str, ...]
 
 
 def _twins() -> tuple[type, ...] | None:
-    """Mutable classes laid out as Position, Processor, Source, Sink and Subtopology, or None
-    when those are not the classes this module was written for (then the fast path is off)."""
+    """Mutable classes laid out as Position, Processor, Source, Sink, Subtopology, Topology and
+    Description, or None when those are not the classes this module was written for (then the
+    fast path is off)."""
     expected: dict[type, tuple[str, ...]] = {
         Position: ("line", "column"),
         Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
         Source: ("name", "topics", "pattern", "successors", "position", "kind"),
         Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
         Subtopology: ("id", "nodes", "is_global", "position"),
+        Topology: ("subtopologies", "name", "position", "layout"),
+        Description: ("topologies", "path"),
     }
     for cls, names in expected.items():
         slots = getattr(cls, "__slots__", ())
@@ -120,6 +123,26 @@ def _subtopology(number: int, nodes: list[Node], is_global: bool, at: Position) 
     return cast(Subtopology, sub)
 
 
+def _topology(subs: list[Subtopology], name: str | None, at: Position) -> Topology:
+    """``Topology(tuple(subs), name, at, "describe")``, built through its twin."""
+    topology: Any = _TWINS[5]()
+    topology.subtopologies = tuple(subs)
+    topology.name = name
+    topology.position = at
+    topology.layout = "describe"
+    topology.__class__ = Topology
+    return cast(Topology, topology)
+
+
+def _description(topologies: list[Topology], path: str) -> Description:
+    """``Description(tuple(topologies), path)``, built through its twin."""
+    description: Any = _TWINS[6]()
+    description.topologies = tuple(topologies)
+    description.path = path
+    description.__class__ = Description
+    return cast(Description, description)
+
+
 def fast_nodes(
     text: str,
     line: int,
@@ -138,7 +161,7 @@ def fast_nodes(
     if text.count("(") != len(found) or text[-1:] != "\n" or not _TWINS:
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
-    read = _nodes(iter(found), line, nodes, names, sets, bare_topics)
+    read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, {})
     if read is None or read[1] is not None:
         return False
     mentioned.update(*sets.values())
@@ -154,11 +177,14 @@ def _nodes(
     names: list[str],
     sets: dict[str, frozenset[str]],
     bare_topics: bool,
+    afters: dict[str, frozenset[str]],
+    befores: dict[str, frozenset[str]],
 ) -> tuple[int, Item | None] | None:
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
     a node; answer the line after the nodes and that item (None at the end), or None when a node
-    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set."""
-    twin_position, twin_processor, twin_source, twin_sink, _ = _TWINS
+    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` and
+    ``befores`` map the name of each node with a `-->` (`<--`) line to its set."""
+    twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
     append = nodes.append
     named = names.append
     empty = EMPTY
@@ -196,10 +222,12 @@ def _nodes(
                 before = sets[predecessors] = frozenset(predecessors.split(", "))
             if stores:
                 store_set = frozenset(stores.split(", "))
-                if "" in store_set:
-                    return None  # an empty item: the careful path reports it
+                if "" in store_set or "(" in stores:
+                    return None  # an empty item, or no certainty where the payload starts
             else:
                 store_set = empty
+            afters[name] = after
+            befores[name] = before
             node = twin_processor()
             node.name = name
             node.stores = store_set
@@ -214,6 +242,9 @@ def _nodes(
             after = known(source_list)
             if after is None:
                 after = sets[source_list] = frozenset(source_list.split(", "))
+            afters[source] = after
+            if "(" in topics:
+                return None
             node = twin_source()
             node.name = source
             if topics[:1] == "[" and topics[-1:] == "]":
@@ -237,8 +268,11 @@ def _nodes(
             before = known(sink_list)
             if before is None:
                 before = sets[sink_list] = frozenset(sink_list.split(", "))
+            befores[sink] = before
             node = twin_sink()
             node.name = sink
+            if "(" in topic or "(" in extractor:
+                return None
             if topic:
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
                 node.topic = None if topic == "null" else topic
@@ -288,6 +322,23 @@ def one_sided(nodes: Sequence[Node]) -> tuple[Node, str, str] | None:
     return None  # the extra `<--` names are undeclared ones (a lenient read)
 
 
+def _agree(afters: dict[str, frozenset[str]], befores: dict[str, frozenset[str]]) -> bool:
+    """Whether the `-->` lines (``afters``, by node name) and the `<--` lines (``befores``) of a
+    block print the same edges and name only its nodes: :func:`one_sided` finds nothing and
+    every name is declared. Each `-->` edge has its `<--` (a `-->` to a name with no `<--` line,
+    an undeclared one or a Source, fails the lookup), and there are as many `<--` edges, so
+    every `<--` edge has its `-->` and names a node too. A loop of lookups: this runs on every
+    block the fast path reads."""
+    try:
+        for name, after in afters.items():
+            for other in after:
+                if name not in befores[other]:
+                    return False
+    except KeyError:
+        return False
+    return sum(map(len, afters.values())) == sum(map(len, befores.values()))
+
+
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
@@ -313,8 +364,6 @@ class _Reader:
         self.subs: list[Subtopology] = []  # of the topology being read
         self.names: list[str] = []  # its node names
         self.ids: set[int] = set()
-        self.nodes = 0  # nodes read, each with the one `(` its line holds
-        self.parens = 0  # the `(` of header lines
 
     def read(self, text: str) -> Description | None:
         if text[-1:] != "\n":
@@ -342,7 +391,6 @@ class _Reader:
                     return None  # the Lark path reads `Topology: Topologies:` as `Topologies:`
                 else:
                     topology = name, line
-                    self.parens += name.count("(")
                 after_nodes = False
                 line, item = line + 1, next(items, None)
             elif number and topology is not None:
@@ -356,9 +404,7 @@ class _Reader:
                 return None  # a line of another shape, or one out of place
         if topology is None or not self._close(*topology):
             return None
-        if text.count("(") != self.nodes + self.parens:
-            return None  # a `(` in a payload: no certainty where payloads start
-        return Description(tuple(self.topologies), self.path)
+        return _description(self.topologies, self.path)
 
     def _block(
         self, items: Iterator[Item], number: int, is_global: bool, at: Position
@@ -368,23 +414,19 @@ class _Reader:
         if number > _MAX_ID or number in self.ids:
             return None
         nodes: list[Node] = []
-        sets: dict[str, frozenset[str]] = {"none": EMPTY}
+        afters: dict[str, frozenset[str]] = {}
+        befores: dict[str, frozenset[str]] = {}
         first = len(self.names)
-        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global)
-        if read is None or not nodes:
+        sets = {"none": EMPTY}
+        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
+        if read is None or not nodes or len(set(self.names[first:])) != len(nodes):
+            return None  # a name twice: the Lark path says where
+        if not _agree(afters, befores):
+            return None  # the Lark path says which arrow has no other end, or names no node
+        if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
-        declared = set(self.names[first:])
-        if len(declared) != len(nodes) or not all(map(declared.issuperset, sets.values())):
-            return None  # a name twice, or a list names a node the block does not declare
-        if one_sided(nodes) is not None:
-            return None  # the Lark path says which arrow has no other end
-        if is_global:
-            if sorted(node.kind for node in nodes) != ["processor", "source"]:
-                return None
-            self.parens += 1
         self.ids.add(number)
         self.subs.append(_subtopology(number, nodes, is_global, at))
-        self.nodes += len(nodes)
         return read
 
     def _close(self, name: str | None, line: int) -> bool:
@@ -393,6 +435,6 @@ class _Reader:
         subs, names = self.subs, self.names
         if len(subs) > 1 and len(set(names)) != len(names):
             return False
-        self.topologies.append(Topology(tuple(subs), name, _position(line, 1), "describe"))
+        self.topologies.append(_topology(subs, name, _position(line, 1)))
         self.subs, self.names, self.ids = [], [], set()
         return True
