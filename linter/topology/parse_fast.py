@@ -363,14 +363,18 @@ def _agree(afters: dict[str, frozenset[str]], befores: dict[str, frozenset[str]]
     an undeclared one or a Source, fails the lookup), and there are as many `<--` edges, so
     every `<--` edge has its `-->` and names a node too. A loop of lookups: this runs on every
     block the fast path reads."""
+    edges = 0
     try:
         for name, after in afters.items():
             for other in after:
                 if name not in befores[other]:
                     return False
+                edges += 1
     except KeyError:
         return False
-    return sum(map(len, afters.values())) == sum(map(len, befores.values()))
+    for before in befores.values():
+        edges -= len(before)
+    return edges == 0
 
 
 def read(text: str, path: str) -> Description | None:
