@@ -10,23 +10,25 @@ the Lark path would reject or read another way (an empty item, a duplicate, a na
 declares, a ``(`` in a payload), makes them give up, and the Lark path reads the text: the fast
 path never raises and never decides what a text means.
 
-Nodes and their positions are built as instances of mutable twins of the model classes (the
-same slots in the same order) whose class is then set to the model class: a frozen dataclass's
-``__init__`` sets every field through ``object.__setattr__`` and costs twice as much, which
-matters for the many nodes of a large topology. CPython refuses the class assignment unless the
-two layouts are the same, and the twins are only made while the model classes are what this
-code expects; otherwise the fast path is off. A property test holds the fast path to the plain
-reader (the Lark path on its own): equal models, positions included.
+Nodes and their positions (kept and reused across texts: see ``_POSITIONS``) are built as
+instances of mutable twins of the model classes (the same slots in the same order) whose class
+is then set to the model class: a frozen dataclass's ``__init__`` sets every field through
+``object.__setattr__`` and costs twice as much, which matters for the many nodes of a large
+topology. CPython refuses the class assignment unless the two layouts are the same, and the
+twins are only made while the model classes are what this code expects; otherwise the fast path
+is off. A property test holds the fast path to the plain reader (the Lark path on its own):
+equal models, positions included.
 """
 
 from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any, cast
 
+from linter.topology.arrows import agree
 from linter.topology.model import (
     Description,
     Node,
@@ -38,7 +40,7 @@ from linter.topology.model import (
     Topology,
 )
 
-__all__ = ["fast_nodes", "one_sided", "read"]
+__all__ = ["fast_nodes", "read"]
 
 EMPTY: frozenset[str] = frozenset()
 _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
@@ -327,56 +329,6 @@ def _nodes(
     return line, None
 
 
-def one_sided(nodes: Sequence[Node]) -> tuple[Node, str, str] | None:
-    """The first node whose `-->` or `<--` list names a node of its block that does not list it
-    back, as ``(node, arrow, name)``; None when every arrow has its other end. describe() prints
-    each edge at both ends, so a text where they disagree was cut or spliced (two pastes
-    joined): reading it would make up a graph. Names no node declares are not looked at."""
-    get = {node.name: node for node in nodes}.get
-    forward = backward = 0
-    for node in nodes:
-        kind = node.kind
-        if kind != "sink":
-            for other in node.successors:
-                target = get(other)
-                if target is None:
-                    continue
-                if target.kind == "source" or node.name not in target.predecessors:
-                    return node, "-->", other
-                forward += 1
-        if kind != "source":
-            backward += len(node.predecessors)
-    if forward == backward:  # every `-->` has its `<--`, and there are no more `<--`
-        return None
-    for node in nodes:
-        for other in node.predecessors:
-            origin = get(other)
-            if origin is not None and node.name not in origin.successors:
-                return node, "<--", other
-    return None  # the extra `<--` names are undeclared ones (a lenient read)
-
-
-def _agree(afters: dict[str, frozenset[str]], befores: dict[str, frozenset[str]]) -> bool:
-    """Whether the `-->` lines (``afters``, by node name) and the `<--` lines (``befores``) of a
-    block print the same edges and name only its nodes: :func:`one_sided` finds nothing and
-    every name is declared. Each `-->` edge has its `<--` (a `-->` to a name with no `<--` line,
-    an undeclared one or a Source, fails the lookup), and there are as many `<--` edges, so
-    every `<--` edge has its `-->` and names a node too. A loop of lookups: this runs on every
-    block the fast path reads."""
-    edges = 0
-    try:
-        for name, after in afters.items():
-            for other in after:
-                if name not in befores[other]:
-                    return False
-                edges += 1
-    except KeyError:
-        return False
-    for before in befores.values():
-        edges -= len(before)
-    return edges == 0
-
-
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
@@ -459,7 +411,7 @@ class _Reader:
         read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
         if read is None or not nodes or len(set(self.names[first:])) != len(nodes):
             return None  # a name twice: the Lark path says where
-        if not _agree(afters, befores):
+        if not agree(afters, befores):
             return None  # the Lark path says which arrow has no other end, or names no node
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
