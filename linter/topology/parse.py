@@ -38,6 +38,7 @@ from lark.utils import TextSlice
 
 from linter.inputs import label, read_bytes
 from linter.topology import margin, parse_fast, parse_nodes
+from linter.topology.arrows import one_sided
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
@@ -108,7 +109,7 @@ class _Builder(Transformer[Token, Description]):
                 _reject_duplicate([(raw[2], raw[6]) for raw in raws])
             nodes = parse_nodes.build(raws, declared, self.strict, is_global)
         # not strict: the AK 4.4 formatter's hand-built samples, whose arrows need not agree
-        lone = parse_fast.one_sided(nodes) if self.strict else None
+        lone = one_sided(nodes) if self.strict else None
         if lone is not None:
             node, arrow, other = lone
             back = "<--" if arrow == "-->" else "-->"

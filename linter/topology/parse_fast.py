@@ -10,23 +10,25 @@ the Lark path would reject or read another way (an empty item, a duplicate, a na
 declares, a ``(`` in a payload), makes them give up, and the Lark path reads the text: the fast
 path never raises and never decides what a text means.
 
-Nodes and their positions are built as instances of mutable twins of the model classes (the
-same slots in the same order) whose class is then set to the model class: a frozen dataclass's
-``__init__`` sets every field through ``object.__setattr__`` and costs twice as much, which
-matters for the many nodes of a large topology. CPython refuses the class assignment unless the
-two layouts are the same, and the twins are only made while the model classes are what this
-code expects; otherwise the fast path is off. A property test holds the fast path to the plain
-reader (the Lark path on its own): equal models, positions included.
+Nodes and their positions (kept and reused across texts: see ``_POSITIONS``) are built as
+instances of mutable twins of the model classes (the same slots in the same order) whose class
+is then set to the model class: a frozen dataclass's ``__init__`` sets every field through
+``object.__setattr__`` and costs twice as much, which matters for the many nodes of a large
+topology. CPython refuses the class assignment unless the two layouts are the same, and the
+twins are only made while the model classes are what this code expects; otherwise the fast path
+is off. A property test holds the fast path to the plain reader (the Lark path on its own):
+equal models, positions included.
 """
 
 from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any, cast
 
+from linter.topology.arrows import agree
 from linter.topology.model import (
     Description,
     Node,
@@ -38,7 +40,7 @@ from linter.topology.model import (
     Topology,
 )
 
-__all__ = ["fast_nodes", "one_sided", "read"]
+__all__ = ["fast_nodes", "read"]
 
 EMPTY: frozenset[str] = frozenset()
 _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
@@ -75,14 +77,17 @@ Item = tuple[str, ...]
 
 
 def _twins() -> tuple[type, ...] | None:
-    """Mutable classes laid out as Position, Processor, Source, Sink and Subtopology, or None
-    when those are not the classes this module was written for (then the fast path is off)."""
+    """Mutable classes laid out as Position, Processor, Source, Sink, Subtopology, Topology and
+    Description, or None when those are not the classes this module was written for (then the
+    fast path is off)."""
     expected: dict[type, tuple[str, ...]] = {
         Position: ("line", "column"),
         Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
         Source: ("name", "topics", "pattern", "successors", "position", "kind"),
         Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
         Subtopology: ("id", "nodes", "is_global", "position"),
+        Topology: ("subtopologies", "name", "position", "layout"),
+        Description: ("topologies", "path"),
     }
     for cls, names in expected.items():
         slots = getattr(cls, "__slots__", ())
@@ -100,12 +105,37 @@ def _twins() -> tuple[type, ...] | None:
 _TWINS: tuple[type, ...] = _twins() or ()
 
 
+# Positions are values (immutable, compared by value, left out of the model's equality): one
+# object per line and column serves every text this process reads. Making and freeing one per
+# node was a tenth of the time of reading a text of the usual size (~40 nodes); kept, the
+# fleet's texts (a few columns, lines 1 to a few hundred) make almost none. Bounded: the first
+# _KEPT_COLUMNS columns met, the first _KEPT_LINES lines of each.
+_POSITIONS: dict[int, dict[int, Position]] = {}
+_KEPT_COLUMNS, _KEPT_LINES = 8, 1024
+
+
+def _rows(column: int) -> dict[int, Position]:
+    """The kept positions of ``column``, by line (a dict that keeps none past the bound)."""
+    rows = _POSITIONS.get(column)
+    if rows is None:
+        rows = {}
+        if len(_POSITIONS) < _KEPT_COLUMNS:
+            _POSITIONS[column] = rows
+    return rows
+
+
 def _position(line: int, column: int) -> Position:
-    """``Position(line, column)``, built through its twin (the reader makes one per block)."""
+    """``Position(line, column)``: a kept one, or one built through its twin (and kept)."""
+    rows = _rows(column)
+    kept = rows.get(line)
+    if kept is not None:
+        return kept
     position: Any = _TWINS[0]()
     position.line = line
     position.column = column
     position.__class__ = Position
+    if len(rows) < _KEPT_LINES:
+        rows[line] = position
     return cast(Position, position)
 
 
@@ -118,6 +148,26 @@ def _subtopology(number: int, nodes: list[Node], is_global: bool, at: Position) 
     sub.position = at
     sub.__class__ = Subtopology
     return cast(Subtopology, sub)
+
+
+def _topology(subs: list[Subtopology], name: str | None, at: Position) -> Topology:
+    """``Topology(tuple(subs), name, at, "describe")``, built through its twin."""
+    topology: Any = _TWINS[5]()
+    topology.subtopologies = tuple(subs)
+    topology.name = name
+    topology.position = at
+    topology.layout = "describe"
+    topology.__class__ = Topology
+    return cast(Topology, topology)
+
+
+def _description(topologies: list[Topology], path: str) -> Description:
+    """``Description(tuple(topologies), path)``, built through its twin."""
+    description: Any = _TWINS[6]()
+    description.topologies = tuple(topologies)
+    description.path = path
+    description.__class__ = Description
+    return cast(Description, description)
 
 
 def fast_nodes(
@@ -138,7 +188,7 @@ def fast_nodes(
     if text.count("(") != len(found) or text[-1:] != "\n" or not _TWINS:
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
-    read = _nodes(iter(found), line, nodes, names, sets, bare_topics)
+    read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, {})
     if read is None or read[1] is not None:
         return False
     mentioned.update(*sets.values())
@@ -154,11 +204,16 @@ def _nodes(
     names: list[str],
     sets: dict[str, frozenset[str]],
     bare_topics: bool,
+    afters: dict[str, frozenset[str]],
+    befores: dict[str, frozenset[str]],
 ) -> tuple[int, Item | None] | None:
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
     a node; answer the line after the nodes and that item (None at the end), or None when a node
-    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set."""
-    twin_position, twin_processor, twin_source, twin_sink, _ = _TWINS
+    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` and
+    ``befores`` map the name of each node with a `-->` (`<--`) line to its set."""
+    twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
+    last_indent = None
+    rows: dict[int, Position] = {}
     append = nodes.append
     named = names.append
     empty = EMPTY
@@ -181,10 +236,17 @@ def _nodes(
             sink_list,
             _,
         ) = item
-        position: Any = twin_position()
-        position.line = line
-        position.column = len(indent) + 1
-        position.__class__ = Position
+        if indent != last_indent:  # once per block, unless its indentation is ragged
+            last_indent = indent
+            rows = _rows(len(indent) + 1)
+        position = rows.get(line)
+        if position is None:
+            position = twin_position()
+            position.line = line
+            position.column = len(indent) + 1
+            position.__class__ = Position
+            if len(rows) < _KEPT_LINES:
+                rows[line] = position
         node: Any
         if name:
             line += 3
@@ -196,10 +258,12 @@ def _nodes(
                 before = sets[predecessors] = frozenset(predecessors.split(", "))
             if stores:
                 store_set = frozenset(stores.split(", "))
-                if "" in store_set:
-                    return None  # an empty item: the careful path reports it
+                if "" in store_set or "(" in stores:
+                    return None  # an empty item, or no certainty where the payload starts
             else:
                 store_set = empty
+            afters[name] = after
+            befores[name] = before
             node = twin_processor()
             node.name = name
             node.stores = store_set
@@ -214,6 +278,9 @@ def _nodes(
             after = known(source_list)
             if after is None:
                 after = sets[source_list] = frozenset(source_list.split(", "))
+            afters[source] = after
+            if "(" in topics:
+                return None
             node = twin_source()
             node.name = source
             if topics[:1] == "[" and topics[-1:] == "]":
@@ -237,8 +304,11 @@ def _nodes(
             before = known(sink_list)
             if before is None:
                 before = sets[sink_list] = frozenset(sink_list.split(", "))
+            befores[sink] = before
             node = twin_sink()
             node.name = sink
+            if "(" in topic or "(" in extractor:
+                return None
             if topic:
                 # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
                 node.topic = None if topic == "null" else topic
@@ -257,35 +327,6 @@ def _nodes(
             return line, item
         append(node)
     return line, None
-
-
-def one_sided(nodes: Sequence[Node]) -> tuple[Node, str, str] | None:
-    """The first node whose `-->` or `<--` list names a node of its block that does not list it
-    back, as ``(node, arrow, name)``; None when every arrow has its other end. describe() prints
-    each edge at both ends, so a text where they disagree was cut or spliced (two pastes
-    joined): reading it would make up a graph. Names no node declares are not looked at."""
-    get = {node.name: node for node in nodes}.get
-    forward = backward = 0
-    for node in nodes:
-        kind = node.kind
-        if kind != "sink":
-            for other in node.successors:
-                target = get(other)
-                if target is None:
-                    continue
-                if target.kind == "source" or node.name not in target.predecessors:
-                    return node, "-->", other
-                forward += 1
-        if kind != "source":
-            backward += len(node.predecessors)
-    if forward == backward:  # every `-->` has its `<--`, and there are no more `<--`
-        return None
-    for node in nodes:
-        for other in node.predecessors:
-            origin = get(other)
-            if origin is not None and node.name not in origin.successors:
-                return node, "<--", other
-    return None  # the extra `<--` names are undeclared ones (a lenient read)
 
 
 def read(text: str, path: str) -> Description | None:
@@ -313,8 +354,6 @@ class _Reader:
         self.subs: list[Subtopology] = []  # of the topology being read
         self.names: list[str] = []  # its node names
         self.ids: set[int] = set()
-        self.nodes = 0  # nodes read, each with the one `(` its line holds
-        self.parens = 0  # the `(` of header lines
 
     def read(self, text: str) -> Description | None:
         if text[-1:] != "\n":
@@ -342,7 +381,6 @@ class _Reader:
                     return None  # the Lark path reads `Topology: Topologies:` as `Topologies:`
                 else:
                     topology = name, line
-                    self.parens += name.count("(")
                 after_nodes = False
                 line, item = line + 1, next(items, None)
             elif number and topology is not None:
@@ -356,9 +394,7 @@ class _Reader:
                 return None  # a line of another shape, or one out of place
         if topology is None or not self._close(*topology):
             return None
-        if text.count("(") != self.nodes + self.parens:
-            return None  # a `(` in a payload: no certainty where payloads start
-        return Description(tuple(self.topologies), self.path)
+        return _description(self.topologies, self.path)
 
     def _block(
         self, items: Iterator[Item], number: int, is_global: bool, at: Position
@@ -368,23 +404,19 @@ class _Reader:
         if number > _MAX_ID or number in self.ids:
             return None
         nodes: list[Node] = []
-        sets: dict[str, frozenset[str]] = {"none": EMPTY}
+        afters: dict[str, frozenset[str]] = {}
+        befores: dict[str, frozenset[str]] = {}
         first = len(self.names)
-        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global)
-        if read is None or not nodes:
+        sets = {"none": EMPTY}
+        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
+        if read is None or not nodes or len(set(self.names[first:])) != len(nodes):
+            return None  # a name twice: the Lark path says where
+        if not agree(afters, befores):
+            return None  # the Lark path says which arrow has no other end, or names no node
+        if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
-        declared = set(self.names[first:])
-        if len(declared) != len(nodes) or not all(map(declared.issuperset, sets.values())):
-            return None  # a name twice, or a list names a node the block does not declare
-        if one_sided(nodes) is not None:
-            return None  # the Lark path says which arrow has no other end
-        if is_global:
-            if sorted(node.kind for node in nodes) != ["processor", "source"]:
-                return None
-            self.parens += 1
         self.ids.add(number)
         self.subs.append(_subtopology(number, nodes, is_global, at))
-        self.nodes += len(nodes)
         return read
 
     def _close(self, name: str | None, line: int) -> bool:
@@ -393,6 +425,6 @@ class _Reader:
         subs, names = self.subs, self.names
         if len(subs) > 1 and len(set(names)) != len(names):
             return False
-        self.topologies.append(Topology(tuple(subs), name, _position(line, 1), "describe"))
+        self.topologies.append(_topology(subs, name, _position(line, 1)))
         self.subs, self.names, self.ids = [], [], set()
         return True
