@@ -76,6 +76,7 @@ def read_text(path: str, text: str) -> list[Section]:
         except inputs.MalformedInput as error:
             raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
     lines = prepare(text)
+    del text  # the lines are all that is read from here: the whole text need not stay held
     if not lines:
         raise ClusterInputError(
             path,
