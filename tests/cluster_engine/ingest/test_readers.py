@@ -468,3 +468,18 @@ def test_lines_split_a_block_at_a_time_are_the_lines_of_the_whole_text(
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
         expected = list(enumerate(text.splitlines(), start=1))
         assert list(text_module._numbered_lines(text)) == expected, repr(text)
+
+
+def test_a_long_run_of_digits_is_found_across_scan_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digit scan reads a block at a time; a run of digits over a block's end is found."""
+    import random
+
+    from cluster_engine.ingest import detect
+
+    monkeypatch.setattr(detect, "_SCAN_BLOCK", 40)
+    rng = random.Random(3)
+    for _ in range(3000):
+        runs = ["1", "22", "x", " ", "1" * rng.randint(1, 35)]
+        text = "".join(rng.choice(runs) for _ in range(rng.randint(0, 20)))
+        whole = detect._LONG_RUN not in text.encode().translate(detect._DIGIT_MARKS)
+        assert detect._short_numbers(text) == whole, text
