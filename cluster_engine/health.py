@@ -9,10 +9,10 @@ membership once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import eq, lt, not_, sub
 
 from cluster_engine.table import PartitionTable, by_broker
@@ -60,8 +60,8 @@ class PartitionHealth:
         return (
             by_broker([isr[p] for p in at_min], at_min),
             by_broker([isr[p] for p in lone], lone),
-            Counter(chain.from_iterable(compress(isr, full))),
-            Counter(chain.from_iterable(compress(isr, above))),
+            _per_broker(compress(isr, full)),
+            _per_broker(compress(isr, above)),
         )
 
     @cached_property
@@ -185,3 +185,13 @@ class PartitionHealth:
         return Health(
             offline, under, urp, at_min, tuple(sorted(under_set)), tuple(sorted(offline_set))
         )
+
+
+def _per_broker(isrs: Iterable[tuple[int, ...]]) -> Counter[int]:
+    """How many of ``isrs`` hold each broker, counted per distinct ISR first (a cluster has few:
+    each is hashed once rather than each of its members counted once per partition)."""
+    out: Counter[int] = Counter()
+    for members, n in Counter(isrs).items():
+        for broker in members:
+            out[broker] += n
+    return out

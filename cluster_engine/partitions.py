@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from typing import Any, overload
 
 from pydantic import Field, GetCoreSchemaHandler
@@ -249,13 +250,86 @@ class Partitions(Sequence[Partition]):
         def validate(value: Any, inner: core_schema.ValidatorFunctionWrapHandler) -> Partitions:
             if isinstance(value, Partitions):
                 return value
-            return cls.of(inner(value))
+            plain = _plain(value)
+            return plain if plain is not None else cls.of(inner(value))
 
         return core_schema.no_info_wrap_validator_function(
             validate,
             models,
             serialization=core_schema.plain_serializer_function_ser_schema(_serialise),
         )
+
+
+_KNOWN = frozenset(_FIELDS)
+_REQUIRED = ("topic", "partition", "replicas")
+_LIST_KINDS = frozenset({list, tuple})
+_NULLABLE_KINDS = _LIST_KINDS | {type(None)}
+
+
+def _plain(value: Any) -> Partitions | None:
+    """``value`` as columns when it is plain data that ``tuple[Partition, ...]`` takes as it is:
+    a list of dicts with known keys, the required ones present, exact ints in their ranges and
+    lists or tuples of them (a snapshot read from JSON or YAML). Checked column by column, each
+    distinct member list once: a 200k-partition snapshot would otherwise be validated as 200k
+    models. None for anything else, which pydantic validates (and locates what it refuses)."""
+    if type(value) is not list or not value or set(map(type, value)) != {dict}:
+        return None
+    if not all(map(_KNOWN.issuperset, value)):  # (a dict's keys are what issuperset reads)
+        return None
+    if not all(all(map(dict.__contains__, value, repeat(k))) for k in _REQUIRED):
+        return None
+    names = list(map(dict.__getitem__, value, repeat("topic")))
+    numbers = list(map(dict.__getitem__, value, repeat("partition")))
+    leaders = list(map(dict.get, value, repeat("leader")))
+    if set(map(type, names)) != {str} or set(map(type, numbers)) != {int}:
+        return None
+    if min(numbers) < 0 or max(numbers) > INT32_MAX:
+        return None
+    led = [x for x in leaders if x is not None]
+    if led and (set(map(type, led)) != {int} or min(led) < -INT32_MAX - 1 or max(led) > INT32_MAX):
+        return None
+    seen: dict[Members | None, Members | None] = {}  # one tuple per distinct list
+    columns: list[list[Members | None]] = []
+    for key, default in _MEMBER_COLUMNS:
+        column = list(map(dict.get, value, repeat(key), repeat(default)))
+        kinds = set(map(type, column))
+        if not kinds <= (_NULLABLE_KINDS if default is None else _LIST_KINDS):
+            return None
+        lists = column if type(None) not in kinds else [m for m in column if m is not None]
+        # every member's type: a set of lists would let True or 1.0 pass as an equal 1
+        if not set(map(type, chain.from_iterable(lists))) <= {int}:
+            return None
+        if type(None) in kinds:
+            tuples = [None if m is None else tuple(m) for m in column]
+        else:
+            tuples = list(map(tuple, column))
+        columns.append(list(map(seen.setdefault, tuples, tuples)))
+    ids = {i for members in seen if members for i in members}
+    if ids and (min(ids) < 0 or max(ids) > INT32_MAX):
+        return None
+    replicas, isr, elr, last_known, adding, removing = columns
+    return Partitions(
+        names[0] if len(set(names)) == 1 else names,
+        array("q", numbers),
+        array("q", [NO_LEADER if x is None else x for x in leaders]),
+        replicas,  # type: ignore[arg-type]  # never None: the column allows no None
+        isr,  # type: ignore[arg-type]
+        elr,
+        last_known,
+        adding,  # type: ignore[arg-type]
+        removing,  # type: ignore[arg-type]
+    )
+
+
+# The member-list fields, in the order of _plain's columns, with their defaults.
+_MEMBER_COLUMNS: tuple[tuple[str, Members | None], ...] = (
+    ("replicas", _EMPTY),
+    ("isr", _EMPTY),
+    ("elr", None),
+    ("last_known_elr", None),
+    ("adding_replicas", _EMPTY),
+    ("removing_replicas", _EMPTY),
+)
 
 
 def in_range(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from cluster_engine.partitions import NO_LEADER
 from cluster_engine.snapshot import Snapshot
@@ -47,8 +47,15 @@ class PartitionTable:
             number += parts.number
             replicas += parts.replicas
             isr += parts.isr
-            elr += [e or () for e in parts.elr]
-            leader += [-1 if x == NO_LEADER else x for x in parts.leader]
+            # as the columns are, when they hold no None / NO_LEADER (a C-level scan finds out)
+            if None in parts.elr:
+                elr += [e or () for e in parts.elr]
+            else:
+                elr += cast(list[tuple[int, ...]], parts.elr)
+            if NO_LEADER in parts.leader:
+                leader += [-1 if x == NO_LEADER else x for x in parts.leader]
+            else:
+                leader += parts.leader
         sizes: dict[tuple[str, int], int] = {}
         for d in snapshot.log_dirs:
             for r in d.replicas:

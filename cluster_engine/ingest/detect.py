@@ -76,6 +76,7 @@ def read_text(path: str, text: str) -> list[Section]:
         except inputs.MalformedInput as error:
             raise ClusterInputError(error.path, error.line, error.detail, error.column) from None
     lines = prepare(text)
+    del text  # the lines are all that is read from here: the whole text need not stay held
     if not lines:
         raise ClusterInputError(
             path,
@@ -109,7 +110,16 @@ def _short_numbers(text: str) -> bool:
     byte-level scan; ``inputs.check_digits`` finds and locates the run otherwise)."""
     if not text.isascii():
         return False
-    return _LONG_RUN not in text.encode("ascii").translate(_DIGIT_MARKS)
+    # a block at a time (two copies of a 20 MB text would be 40 MB to map for a moment); blocks
+    # overlap by a run's length less one, so a run across two blocks is whole in one of them
+    step = _SCAN_BLOCK - len(_LONG_RUN) + 1
+    return not any(
+        _LONG_RUN in text[i : i + _SCAN_BLOCK].encode("ascii").translate(_DIGIT_MARKS)
+        for i in range(0, len(text), step)
+    )
+
+
+_SCAN_BLOCK = 1 << 20
 
 
 def _recognise(path: str, line: Line, first: bool) -> tuple[str, Parser]:

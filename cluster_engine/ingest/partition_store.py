@@ -18,7 +18,7 @@ from typing import Any
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest.facts import show
 from cluster_engine.ingest.topic_rows import PartitionRows
-from cluster_engine.partitions import NO_LEADER, Partitions, in_range
+from cluster_engine.partitions import NO_LEADER, Members, Partitions, in_range
 
 PARTITION_FIELDS = (
     "Replicas",
@@ -54,10 +54,12 @@ class PartitionStore:
         self.paths: list[str] = []
         self.path_of = array("q")  # row -> index in ``paths``
         self.where: dict[str, dict[int, int]] = {}  # topic -> partition -> row
+        self._distinct_lists: dict[str, list[Members | None]] = {}  # column -> (until add)
 
     def add(self, path: str, rows: PartitionRows, moving: Callable[[int], None]) -> None:
         """Merge one output's rows; ``moving(j)`` runs after row ``j`` is merged when it has
         replicas being added or removed."""
+        self._distinct_lists.clear()
         self.paths.append(path)
         if not len(self.rows) and self._adopt(rows):
             changing = set(compress(range(len(rows)), rows.adding))
@@ -129,7 +131,7 @@ class PartitionStore:
     def topic(self, name: str) -> Partitions:
         """The partitions of topic ``name``, by number."""
         seen = self.where.get(name, {})
-        order = [seen[n] for n in sorted(seen)]
+        order = list(map(seen.__getitem__, sorted(seen)))
         r = self.rows
         if order and order == list(range(order[0], order[0] + len(order))):
             part = slice(order[0], order[0] + len(order))
@@ -159,16 +161,24 @@ class PartitionStore:
     def brokers(self) -> Iterator[int]:
         """Every broker id a partition line names."""
         r = self.rows
-        for column in (r.replicas, r.isr, r.elr, r.last_known_elr):
-            for members in set(column):
+        for column in ("replicas", "isr", "elr", "last_known_elr"):
+            for members in self._distinct(column):
                 yield from members or ()
         yield from set(r.leader) - {NO_LEADER}
 
     def in_range(self) -> bool:
         """Whether every number read fits its Kafka type."""
         r = self.rows
-        lists = (r.replicas, r.isr, r.adding, r.removing, r.elr, r.last_known_elr)
-        return in_range(r.number, r.leader, lists)
+        lists = [self._distinct(c) for c in ("replicas", "isr", "adding", "removing", "elr")]
+        return in_range(r.number, r.leader, [*lists, self._distinct("last_known_elr")])
+
+    def _distinct(self, column: str) -> list[Members | None]:
+        """The distinct member lists of a column of ``rows``, found once for both queries above
+        (a set of 200k tuples hashes each one)."""
+        found = self._distinct_lists.get(column)
+        if found is None:
+            found = self._distinct_lists[column] = list(set(getattr(self.rows, column)))
+        return found
 
 
 def _copied(rows: PartitionRows) -> PartitionRows:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -79,7 +79,7 @@ def prepare(text: str) -> Lines:
     texts, numbers, breaks = out.texts, out.numbers, out.breaks
     pending_break = False
     command: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in _numbered_lines(text):
         line = raw.rstrip()
         body = line.lstrip()
         if not body:
@@ -99,6 +99,23 @@ def prepare(text: str) -> Lines:
         texts.append(line)
         numbers.append(number)
     return out
+
+
+# Lines split at a time: all of a 200k-line text's lines at once would be ~30 MB more to hold.
+_BLOCK = 1 << 20
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``enumerate(text.splitlines(), start=1)``, split a block of about ``_BLOCK`` characters at
+    a time. A block ends just after a "\n", where ``splitlines`` breaks anyway (a "\r\n" pair
+    stays whole), so the lines are the same."""
+    start, number = 0, 1
+    while start < len(text):
+        cut = text.find("\n", start + _BLOCK)
+        end = len(text) if cut < 0 else cut + 1
+        lines = text[start:end].splitlines()
+        yield from enumerate(lines, start=number)
+        start, number = end, number + len(lines)
 
 
 def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from linter.api.checks import (
         Released,
         app_context,
-        cluster_check,
-        cluster_simulation,
         diff,
         judge_diff,
         judge_release,
@@ -32,6 +30,7 @@ if TYPE_CHECKING:
         release,
     )
     from linter.api.cluster import check_plan, check_plans, streams_apps
+    from linter.api.cluster_checks import cluster_check, cluster_simulation
     from linter.api.errors import INPUT_ERRORS, UsageProblem
     from linter.api.finish import AppScope, not_checked, sort_findings
     from linter.api.gitbase import check_git_base, check_pre_commit
@@ -70,8 +69,8 @@ _HOMES = {
     "check_plans": "linter.api.cluster",
     "check_pre_commit": "linter.api.gitbase",
     "check_release": "linter.api.topology",
-    "cluster_check": "linter.api.checks",
-    "cluster_simulation": "linter.api.checks",
+    "cluster_check": "linter.api.cluster_checks",
+    "cluster_simulation": "linter.api.cluster_checks",
     "diff": "linter.api.checks",
     "judge_diff": "linter.api.checks",
     "judge_release": "linter.api.checks",

@@ -1,13 +1,15 @@
-"""The checks on models already read: lint, diff, cluster plan, release. Each runs its rules
-with the settings applied and returns the report plus what was computed on the way (the
-topology diff, the simulation), so a renderer never computes them again."""
+"""The checks on models already read: lint, diff, release (a cluster plan's alone is in
+``cluster_checks``). Each runs its rules with the settings applied and returns the report plus
+what was computed on the way (the topology diff, the simulation), so a renderer never computes
+them again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from linter.api.cluster_checks import cluster_simulation, cluster_warnings_noted
 from linter.api.finish import finish
 from linter.report.model import Report
 from linter.settings import Settings, selected, severity_overrides
@@ -16,7 +18,7 @@ from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.facts import AppFacts, app_facts, unchecked
-from rules.framework import Finding, Location, collect
+from rules.framework import Finding, collect
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import (
     STREAMS_CONFIG,
@@ -26,7 +28,6 @@ from rules.topology.context import (
     DiffSubject,
     LintSubject,
 )
-from rules.verdict import Verdict, warnings_note
 
 if TYPE_CHECKING:  # the cluster engine is imported by the cluster checks, when they run
     from cluster_engine.plan import Plan
@@ -171,70 +172,6 @@ def app_context(
     return facts, (unchecked(shown) if shown is not None else ())
 
 
-def cluster_check(
-    snapshot: Snapshot,
-    plan: Plan,
-    settings: Settings = Settings(),
-    *,
-    snapshot_path: str | None = None,
-    apps: Sequence[tuple[str, Description]] = (),
-) -> Report:
-    """Simulate ``plan`` on ``snapshot`` step by step and judge it (KC rules): findings carry
-    the plan ``step`` and ``line``; the report has a verdict and deployment plan. ``apps``: the
-    Streams applications on the cluster (application id, describe() model), named by the rules
-    about steps that affect them."""
-    return cluster_simulation(snapshot, plan, settings, snapshot_path=snapshot_path, apps=apps)[0]
-
-
-def cluster_simulation(
-    snapshot: Snapshot,
-    plan: Plan,
-    settings: Settings = Settings(),
-    *,
-    snapshot_path: str | None = None,
-    apps: Sequence[tuple[str, Description]] = (),
-) -> tuple[Report, Simulation]:
-    """:func:`cluster_check` plus the simulation it judged (for timelines: ``summaries()``)."""
-    from cluster_engine.simulate import simulate
-    from rules.cluster import CLUSTER_RULES
-    from rules.cluster.runner import run_cluster
-
-    simulation = simulate(snapshot, plan)
-    rules = selected(CLUSTER_RULES, settings)
-    findings = run_cluster(
-        rules, simulation, severities=severity_overrides(rules, settings), apps=apps
-    )
-    if snapshot_path:
-        located = Location(path=snapshot_path, side="snapshot")
-        findings = [
-            f.model_copy(
-                update={
-                    "locations": tuple(
-                        located if loc.side == "snapshot" and loc.path is None else loc
-                        for loc in f.locations
-                    )
-                }
-            )
-            for f in findings
-        ]
-    inputs = {"snapshot": snapshot_path or "", "plan": plan.path}
-    report = finish("cluster", findings, settings, inputs={k: v for k, v in inputs.items() if v})
-    if not any(f.requires for f in report.findings):
-        # a Streams deployment strategy means nothing for a cluster-only change
-        report = report.model_copy(update={"plan": None})
-    return _cluster_warnings_noted(report), simulation
-
-
-def _cluster_warnings_noted(report: Report) -> Report:
-    """A verdict that is not unsafe, next to live warnings about plan steps, says so."""
-    if report.verdict is Verdict.UNSAFE:
-        return report
-    note = warnings_note(f for f in report.findings if f.step is not None)
-    if note is None:
-        return report
-    return report.model_copy(update={"notes": (*report.notes, note)})
-
-
 def release(
     settings: Settings = Settings(),
     *,
@@ -324,4 +261,4 @@ def judge_release(
             before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
         )
     report = finish("combined", findings, settings, inputs=inputs, facts=facts, notes=notes)
-    return Released(_cluster_warnings_noted(report), topology, simulation)
+    return Released(cluster_warnings_noted(report), topology, simulation)

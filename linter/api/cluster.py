@@ -8,19 +8,21 @@ import glob
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cluster_engine.ingest import load_snapshot
 from cluster_engine.plan import load_plan
-from linter.api.checks import cluster_check, cluster_simulation
+from linter.api.cluster_checks import cluster_check, cluster_simulation
 from linter.api.errors import UsageProblem as UsageProblem
 from linter.api.finish import finish
 from linter.config import Config
 from linter.inputs import MalformedInput, load_yaml, read_bytes
 from linter.report.result import Result
 from linter.report.timeline import timeline_from_simulation
-from linter.topology.model import Description
-from linter.topology.parse import parse_file
 from rules.framework import Finding, Location
+
+if TYPE_CHECKING:
+    from linter.topology.model import Description
 
 
 def check_plan(
@@ -60,6 +62,11 @@ def streams_apps(config: Config, files: Sequence[Path] = ()) -> list[tuple[str, 
             if not found:
                 raise UsageProblem(f"the configured topologies glob {pattern} matches no file")
             chosen += found
+    if not chosen:
+        return []
+    # the describe() parser (and lark) is loaded only when there is an app to read
+    from linter.topology.parse import parse_file
+
     return [(config.for_path(f).application_id or f.stem, parse_file(f)) for f in chosen]
 
 

@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from cluster_engine.plan import AddPartitions
 from rules.cluster._apps import CLUSTER_APPS, ClusterApps
 from rules.cluster._common import at_step, names, topic
-from rules.fleet.partitions_added_stateful import partitions_added_stateful
 from rules.framework import Hit, Impact, Resource, Severity, rule
 
 
 def _stateful_fix() -> str:
-    """KS805's own advice, so both halves of the tool give the same migration."""
+    """KS805's own advice, so both halves of the tool give the same migration (the fleet rules
+    are loaded only when a finding quotes it: a cluster check needs none of them otherwise)."""
+    from rules.fleet.partitions_added_stateful import partitions_added_stateful
+
     doc = partitions_added_stateful.doc
     return re.sub(r"\s+", " ", doc[doc.index("Fix:") + len("Fix:") :]).strip()
 

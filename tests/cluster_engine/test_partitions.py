@@ -184,3 +184,60 @@ def test_a_describe_of_topics_without_partitions_assembles(tmp_path: Path) -> No
     path.write_text("Topic: a\tTopicId: x\tPartitionCount: 0\tReplicationFactor: 1\tConfigs: \n")
     snapshot = load_snapshot(path)
     assert [(t.name, len(t.partitions)) for t in snapshot.topics] == [("a", 0)]
+
+
+def _plain_or_error(value: Any) -> tuple[bool, Any]:
+    from cluster_engine.partitions import _plain
+
+    fast = _plain(value)
+    try:
+        slow: Any = Partitions.of(AS_TUPLE.validate_python(value))
+    except ValueError:
+        slow = None
+    return fast is not None, (fast, slow)
+
+
+_ODD = (True, False, 1.0, "1", None, -1, 2**31, 2**40, [1], (1,), {"x": 1})
+
+
+def test_plain_partitions_are_read_by_columns_as_pydantic_reads_them() -> None:
+    """A snapshot's partitions as read from JSON/YAML are validated column by column; whatever
+    that path accepts, pydantic accepts the same, to the same values (True is no 1 there)."""
+    import json
+    import random
+
+    rng = random.Random(5)
+    keys = ("topic", "partition", "replicas", "leader", "isr", "elr", "last_known_elr",
+            "adding_replicas", "removing_replicas")  # fmt: skip
+    taken = 0
+    for _ in range(3000):
+        parts: list[Any] = []
+        for n in range(rng.randint(1, 4)):
+            replicas = rng.sample(range(5), rng.randint(1, 3))
+            p: dict[str, Any] = {"topic": "t", "partition": n, "replicas": replicas}
+            for key in keys[3:]:
+                if rng.random() < 0.5:
+                    p[key] = rng.choice([replicas[:1], replicas, [], None, 2, (1, 2)])
+            if "leader" in p:
+                p["leader"] = rng.choice([None, replicas[0], -1])
+            parts.append(p)
+        if rng.random() < 0.6:  # one odd value, key or element somewhere
+            p = rng.choice(parts)
+            key = rng.choice([*keys, "extra"])
+            where = rng.random()
+            if where < 0.3 and isinstance(p.get(key), list) and p[key]:
+                p[key] = [*p[key][:-1], rng.choice(_ODD)]
+            elif where < 0.4:
+                p.pop(key, None)
+            elif where < 0.5:
+                parts[parts.index(p)] = rng.choice(_ODD)
+            else:
+                p[key] = rng.choice(_ODD)
+        fast_taken, (fast, slow) = _plain_or_error(parts)
+        if fast_taken:
+            taken += 1
+            assert slow is not None, parts
+            assert json.dumps(fast.dump()) == json.dumps(slow.dump()), parts
+            assert fast == slow
+            assert fast.topics == slow.topics
+    assert taken > 300  # the column path is taken often

@@ -448,3 +448,38 @@ def test_regression_partition_numbers_beyond_int64_raised_overflow_error(
     path.write_text(f"{header}\n{line}\n", encoding="utf-8")
     with pytest.raises(ClusterInputError, match=rf"topics\.txt:2: {what}: .*out of range"):
         load_snapshot(path)
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
+def test_lines_split_a_block_at_a_time_are_the_lines_of_the_whole_text(
+    block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block ends just after a \\n: every line break splitlines knows (\\r\\n kept whole, \\r,
+    \\x0b, \\x0c, \\x1c-\\x1e, \\x85, \\u2028) gives the same lines and numbers."""
+    import random
+
+    from cluster_engine.ingest import text as text_module
+
+    monkeypatch.setattr(text_module, "_BLOCK", block)
+    pieces = ["a", "bc", " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1e", "\x85",
+              "\u2028", "\n\n", "$ x", "# c"]  # fmt: skip
+    rng = random.Random(17)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        expected = list(enumerate(text.splitlines(), start=1))
+        assert list(text_module._numbered_lines(text)) == expected, repr(text)
+
+
+def test_a_long_run_of_digits_is_found_across_scan_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digit scan reads a block at a time; a run of digits over a block's end is found."""
+    import random
+
+    from cluster_engine.ingest import detect
+
+    monkeypatch.setattr(detect, "_SCAN_BLOCK", 40)
+    rng = random.Random(3)
+    for _ in range(3000):
+        runs = ["1", "22", "x", " ", "1" * rng.randint(1, 35)]
+        text = "".join(rng.choice(runs) for _ in range(rng.randint(0, 20)))
+        whole = detect._LONG_RUN not in text.encode().translate(detect._DIGIT_MARKS)
+        assert detect._short_numbers(text) == whole, text

@@ -56,6 +56,7 @@ def test_a_command_still_imports_what_it_needs() -> None:
 
 EXAMPLES = ROOT / "fixtures" / "examples"
 SNAPSHOTS = ROOT / "fixtures" / "cluster" / "snapshots"
+PLANS = ROOT / "fixtures" / "cluster" / "plans"
 CLUSTER_SIDE = ("cluster_engine.ingest", "cluster_engine.plan", "cluster_engine.simulate",
                 "cluster_engine.snapshot", "rules.cluster")
 
@@ -72,8 +73,13 @@ CLUSTER_SIDE = ("cluster_engine.ingest", "cluster_engine.plan", "cluster_engine.
         (["cluster", "snapshot", str(SNAPSHOTS / "three-brokers")],
          ("lark", "linter.topology.parse", "rules.topology", "rules.cluster",
           "cluster_engine.simulate", "pathspec")),
+        # a plan check without topologies: no describe() parser, no topology or fleet rule
+        (["cluster", "check", "--snapshot", str(SNAPSHOTS / "three-brokers"),
+          "--plan", str(PLANS / "risky-maintenance.yml")],
+         ("lark", "linter.topology.parse", "linter.topology.streams_config", "rules.topology",
+          "rules.fleet", "linter.lineage", "linter.api.checks", "pathspec")),
     ],
-    ids=["diff", "lint", "cluster-snapshot"],
+    ids=["diff", "lint", "cluster-snapshot", "cluster-check"],
 )
 def test_a_command_imports_only_its_own_side(argv: list[str], absent: tuple[str, ...]) -> None:
     program = (
