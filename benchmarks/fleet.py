@@ -221,6 +221,13 @@ def arrow_schema(ddl: str) -> object:
 def single_process(path: Path, out: Path) -> float:
     """Read the fleet, scan every app, judge the whole lineage graph and write the three tables
     (findings, apps, lineage; sorted, one Parquet file each), as the Spark job does."""
+    from linter.fleet.local import cycles_uncollected
+
+    with cycles_uncollected():  # as --engine local runs
+        return _single_process(path, out, time.perf_counter())
+
+
+def _single_process(path: Path, out: Path, started: float) -> float:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -228,7 +235,6 @@ def single_process(path: Path, out: Path) -> float:
     from linter.fleet.local import scan_fleet
     from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
 
-    started = time.perf_counter()
     table = pq.read_table(path, columns=list(COLUMNS))
     apps: dict[str, list[object]] = {}
     for row in table.to_pylist():

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from linter.fleet.lineage import CLUSTER_CHECK, LINEAGE_CHECK, Edge
-from linter.fleet.local import LocalScan, scan_fleet
+from linter.fleet.local import LocalScan, cycles_uncollected, scan_fleet
 from linter.fleet.options import ScanOptions
 from linter.fleet.outputs import (
     APPS,
@@ -47,10 +47,11 @@ def run_local(options: ScanOptions, log: Callable[[str], None]) -> dict[str, Any
     started = time.monotonic()
     root = local_path(options.input)
     assert root is not None
-    fleet = [read_app(item) for item in app_dirs(root)]
-    scan = scan_fleet(fleet, options.settings, options.changes)
-    log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
-    return write_outputs(scan, options, log, started)
+    with cycles_uncollected():
+        fleet = [read_app(item) for item in app_dirs(root)]
+        scan = scan_fleet(fleet, options.settings, options.changes)
+        log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
+        return write_outputs(scan, options, log, started)
 
 
 def write_outputs(

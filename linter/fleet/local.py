@@ -4,7 +4,8 @@ the baseline of ``benchmarks/fleet.py``. Same functions, same rows; everything i
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from linter.api import Settings
@@ -44,13 +45,7 @@ def scan_fleet(
     findings: list[FindingRow] = []
     apps: list[AppRow] = []
     facts = []
-    # The rows kept grow with the fleet (~30 an app), and each full pass of the cyclic collector
-    # walks them all: a third of a 10k-app scan's time, to free next to nothing (an app's check
-    # and the lineage judgement make no cycles; 5 objects freed over 10k apps). Paused for the
-    # scan, as the parser does.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with cycles_uncollected():
         for app_id, versions in items:
             result = scan_app(app_id, versions, settings)
             apps.append(result.app)
@@ -64,6 +59,19 @@ def scan_fleet(
             apps=tuple(sorted(apps, key=lambda a: a.app_id)),
             edges=tuple(edges(graph)),
         )
+
+
+@contextmanager
+def cycles_uncollected() -> Iterator[None]:
+    """The cyclic garbage collector paused (as it was after). The rows a fleet scan keeps grow
+    with the fleet (~30 an app) and each full collection walks them all: a third of a 10k-app
+    scan's time, and most of writing its tables, to free next to nothing (an app's check and
+    the lineage judgement make no cycles: 5 objects freed over 10k apps). The parser does the
+    same."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()

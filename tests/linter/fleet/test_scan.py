@@ -243,3 +243,26 @@ def test_the_rows_of_an_app_come_in_the_findings_table_order() -> None:
     assert {r.check for r in found} == {"lint", "diff"}
     assert len({(r.version_before, r.version_after) for r in found}) == 3
     assert list(found) == sorted(found, key=FindingRow.sort_key)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_scan_leaves_the_cyclic_collector_as_it_found_it(enabled: bool) -> None:
+    import gc
+
+    from linter.fleet.local import cycles_uncollected, scan_fleet
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        scan_fleet({})
+        assert gc.isenabled() == enabled
+        def fails() -> None:
+            with cycles_uncollected():
+                assert not gc.isenabled()
+                raise ZeroDivisionError
+
+        with pytest.raises(ZeroDivisionError):
+            fails()
+        assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
