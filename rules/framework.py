@@ -220,7 +220,6 @@ def _digest(rule_id: str, key: str) -> str:
 
 def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Finding:
     """The finding ``r`` makes of ``hit`` (its severity overridden by ``severity``)."""
-    key = hit.key
     return _trusted(
         Finding,
         {
@@ -232,8 +231,7 @@ def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Find
             "resources": tuple(hit.resources),
             "locations": tuple(hit.locations),
             "remediation": hit.remediation,
-            # fingerprint(), without its call for the usual hit that has a key
-            "fingerprint": _digest(r.id, key) if key is not None else fingerprint(r.id, hit),
+            "fingerprint": fingerprint(r.id, hit),
             "requires": hit.requires,
             "steps": tuple(hit.steps),
             "step": hit.step,
@@ -252,6 +250,7 @@ _AT_LINE = frozenset({"path", "line"})
 _AT_LINE_OF_SIDE = frozenset({"path", "line", "side"})
 
 _M = TypeVar("_M", bound=BaseModel)
+_set = object.__setattr__  # bound once: four calls per finding and per location
 
 
 def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M:
@@ -266,8 +265,6 @@ def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M
     _set(model, "__pydantic_private__", None)
     return model
 
-
-_set = object.__setattr__  # bound once: four calls per finding and per location
 
 
 def location(path: str | None, line: int | None, side: str | None = None) -> Location:
