@@ -100,26 +100,10 @@ def read_text(path: str, text: str) -> list[Section]:
     return sections
 
 
-# byte -> "0" for an ASCII digit, " " for anything else
-_DIGIT_MARKS = bytes(0x30 if 0x30 <= c <= 0x39 else 0x20 for c in range(256))
-_LONG_RUN = b"0" * (inputs.MAX_DIGITS + 1)
-
-
 def _short_numbers(text: str) -> bool:
     """Whether an ASCII text surely holds no run of digits too long for any Kafka number (a
     byte-level scan; ``inputs.check_digits`` finds and locates the run otherwise)."""
-    if not text.isascii():
-        return False
-    # a block at a time (two copies of a 20 MB text would be 40 MB to map for a moment); blocks
-    # overlap by a run's length less one, so a run across two blocks is whole in one of them
-    step = _SCAN_BLOCK - len(_LONG_RUN) + 1
-    return not any(
-        _LONG_RUN in text[i : i + _SCAN_BLOCK].encode("ascii").translate(_DIGIT_MARKS)
-        for i in range(0, len(text), step)
-    )
-
-
-_SCAN_BLOCK = 1 << 20
+    return text.isascii() and not inputs.has_digit_run(text, inputs.MAX_DIGITS + 1)
 
 
 def _recognise(path: str, line: Line, first: bool) -> tuple[str, Parser]:

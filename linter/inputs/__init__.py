@@ -16,7 +16,7 @@ This is the lowest layer: it imports nothing of ksafe, so both the topology side
 cluster engine read through it.
 """
 
-from linter.inputs.checks import check_digits, check_nesting
+from linter.inputs.checks import check_digits, check_nesting, has_digit_run
 from linter.inputs.errors import (
     DEFAULT_LIMIT,
     LIMIT_ENV,
@@ -54,6 +54,7 @@ __all__ = [
     "compose_yaml",
     "construct_yaml",
     "describe_files",
+    "has_digit_run",
     "input_limit",
     "is_stdin",
     "json_position",

@@ -475,11 +475,13 @@ def test_a_long_run_of_digits_is_found_across_scan_blocks(monkeypatch: pytest.Mo
     import random
 
     from cluster_engine.ingest import detect
+    from linter.inputs import MAX_DIGITS, checks
 
-    monkeypatch.setattr(detect, "_SCAN_BLOCK", 40)
+    monkeypatch.setattr(checks, "_SCAN_BLOCK", 40)
+    long_run, marks = b"0" * (MAX_DIGITS + 1), checks._ASCII_DIGITS_AS_ZERO
     rng = random.Random(3)
     for _ in range(3000):
         runs = ["1", "22", "x", " ", "1" * rng.randint(1, 35)]
         text = "".join(rng.choice(runs) for _ in range(rng.randint(0, 20)))
-        whole = detect._LONG_RUN not in text.encode().translate(detect._DIGIT_MARKS)
+        whole = long_run not in text.encode().translate(marks)
         assert detect._short_numbers(text) == whole, text
