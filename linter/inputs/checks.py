@@ -16,6 +16,16 @@ def long_number(value: str) -> bool:
     return len(value) > MAX_DIGITS and _NUMERIC.fullmatch(value.strip()) is not None
 
 
+def out_of_range(value: str) -> str:
+    """The refusal of a number, or a string holding one, that :func:`long_number` (or a reader's
+    digit count) finds too long: its digits when they are too many, else its length (a sign or
+    padding counts)."""
+    digits = sum(c.isdigit() for c in value)
+    if digits > MAX_DIGITS:
+        return f"a number of {digits} digits is out of range"
+    return f"a number written in {len(value)} characters is out of range (at most {MAX_DIGITS})"
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1

@@ -9,7 +9,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from linter.inputs.checks import check_nesting, has_digit_run, line_col, long_number
+from linter.inputs.checks import (
+    check_nesting,
+    has_digit_run,
+    line_col,
+    long_number,
+    out_of_range,
+)
 from linter.inputs.errors import MAX_DIGITS, MalformedInput, quote
 
 
@@ -19,7 +25,8 @@ class _DuplicateKey(Exception):
 
 
 class _LongNumber(Exception):
-    pass
+    def __init__(self, token: str):
+        self.token = token
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -33,17 +40,18 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _int(text: str) -> int:
     if len(text) > MAX_DIGITS:
-        raise _LongNumber
+        raise _LongNumber(text)
     return int(text)
 
 
 def _float(text: str) -> float:
     if len(text) > MAX_DIGITS * 4:
-        raise _LongNumber
+        raise _LongNumber(text)
     return float(text)
 
 
-_LONG_NUMBER = re.compile(rf"-?\d{{{MAX_DIGITS + 1},}}")
+# A JSON text's strings and numbers in order: a number token found outside every string
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
 # A string token that may decode to a long number (long_number): more than MAX_DIGITS characters
 # each a digit, sign, dot, underscore or space, as it is or escaped. Without one, no string of the
 # text needs the walk of _check_strings.
@@ -78,13 +86,11 @@ def load_json(text: str, path: str) -> Any:
             at,
             f"key {quote(error.key)} given twice{both}; the second would replace the first",
         ) from None
-    except _LongNumber:
-        match = _LONG_NUMBER.search(text)
-        line, col = line_col(text, match.start()) if match else (None, None)
-        digits = len(match.group().lstrip("-")) if match else MAX_DIGITS + 1
-        raise MalformedInput(
-            path, line, f"a number of {digits} digits is out of range", col
-        ) from None
+    except _LongNumber as error:
+        # the reader reads in order and stops at the first long number: the first such token
+        at = next((m.start() for m in _TOKEN.finditer(text) if m.group() == error.token), None)
+        line, col = line_col(text, at) if at is not None else (None, None)
+        raise MalformedInput(path, line, out_of_range(error.token), col) from None
     except RecursionError:
         raise MalformedInput(path, None, "nested too deeply to read") from None
     if _MAYBE_LONG_STRING.search(text) is not None:
@@ -98,15 +104,29 @@ def _check_strings(value: Any, text: str, path: str) -> None:
     while stack:
         current = stack.pop()
         if isinstance(current, str) and long_number(current):
-            at = text.find(json.dumps(current))
-            line, col = line_col(text, at) if at >= 0 else (None, None)
-            digits = sum(c.isdigit() for c in current)
-            raise MalformedInput(path, line, f"a number of {digits} digits is out of range", col)
+            line, col = _string_position(text, current)
+            raise MalformedInput(path, line, out_of_range(current), col)
         if isinstance(current, dict):
             stack.extend(current.values())
             stack.extend(current.keys())
         elif isinstance(current, list):
             stack.extend(current)
+
+
+def _string_position(text: str, value: str) -> tuple[int | None, int | None]:
+    """Where a string token decoding to ``value`` is: as json writes it, else written with
+    escapes (JSON keeps no positions)."""
+    at = text.find(json.dumps(value))
+    if at < 0:
+        at = next(
+            (
+                m.start()
+                for m in _TOKEN.finditer(text)
+                if m.group().startswith('"') and _decoded(m.group()[1:-1]) == value
+            ),
+            -1,
+        )
+    return line_col(text, at) if at >= 0 else (None, None)
 
 
 def _key_lines(text: str, key: str) -> list[int]:

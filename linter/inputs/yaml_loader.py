@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from linter.inputs.checks import check_nesting, long_number
+from linter.inputs.checks import check_nesting, long_number, out_of_range
 from linter.inputs.errors import MAX_DEPTH, MAX_DIGITS, MalformedInput, quote
 
 
@@ -128,8 +128,7 @@ def _check_scalars(node: yaml.Node, path: str) -> None:
         if isinstance(current, yaml.ScalarNode):
             if isinstance(current.value, str) and long_number(current.value):
                 mark = current.start_mark
-                digits = sum(c.isdigit() for c in current.value)
-                message = f"a number of {digits} digits is out of range"
+                message = out_of_range(current.value)
                 raise MalformedInput(path, mark.line + 1, message, mark.column + 1)
         elif isinstance(current, yaml.SequenceNode):  # reversed: the first in the text wins
             stack.extend(reversed(current.value))

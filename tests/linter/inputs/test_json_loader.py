@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -78,10 +79,29 @@ def test_a_long_number_is_refused_where_it_is_with_or_without_other_digit_runs(
     value: str, why: str
 ) -> None:
     alone = _refusal('{\n  "a": ' + value + "\n}")
-    assert "digits is out of range" in alone, why
-    assert alone.startswith("in.json:"), why
+    shape = r"in\.json:2:8: a number (of \d+ digits|written in \d+ characters) is out of range"
+    assert re.fullmatch(shape + r"( \(at most 30\))?", alone), (why, alone)
     # a digit run elsewhere (in a name) takes the other road through the loader: same refusal
     assert _refusal('{\n  "a": ' + value + ',\n  "b": "' + "9" * MAX_DIGITS + 'x"\n}') == alone
+    # a longer run in a string before it is not taken for the number: the value is pointed at
+    before = _refusal('{\n  "b": "' + "9" * (MAX_DIGITS + 9) + 'x", "a": ' + value + "\n}")
+    assert before == alone.replace(":2:8:", f":2:{8 + MAX_DIGITS + 9 + 10}:"), (why, before)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (f"-{'1' * MAX_DIGITS}", "a number written in 31 characters is out of range (at most 30)"),
+        (f"1.{'0' * 4 * MAX_DIGITS}", "a number of 121 digits is out of range"),
+        ('"' + "\\u0031" * (MAX_DIGITS + 1) + '"', "a number of 31 digits is out of range"),
+        (
+            '"' + " " * MAX_DIGITS + '1"',
+            "a number written in 31 characters is out of range (at most 30)",
+        ),
+    ],
+)
+def test_the_refusal_counts_what_is_too_long(value: str, message: str) -> None:
+    assert _refusal('{"a": ' + value + "}") == f"in.json:1:7: {message}"
 
 
 @pytest.mark.parametrize("seed", range(50))
@@ -94,7 +114,7 @@ def test_texts_without_long_numbers_load_to_what_json_reads(seed: int) -> None:
             return rnd.choice([rnd.randint(-(10**28), 10**28), rnd.random() * 1e10, None, True])
         if kind == 1:
             # ends in x: no string reads as a number, however long
-            chars = (rnd.choice("09 _.+-ab\t\u00a0\"\\") for _ in range(rnd.randint(0, 40)))
+            chars = (rnd.choice('09 _.+-ab\t\u00a0"\\') for _ in range(rnd.randint(0, 40)))
             return "".join(chars) + "x"
         if kind == 2:
             return rnd.randint(0, 10**9)
