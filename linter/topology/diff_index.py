@@ -4,7 +4,7 @@ needs to look up quickly (neighbours, owners, writers of a topic, parsed generat
 
 from __future__ import annotations
 
-from collections import defaultdict
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -211,11 +211,12 @@ def index(
     nodes: dict[Key, NodeInfo] = {}
     succ: dict[Key, frozenset[Key]] = {}
     pred: dict[Key, frozenset[Key]] = {}
-    owners: dict[Key, list[NodeInfo]] = defaultdict(list)
+    owners: dict[Key, list[NodeInfo]] = {}
     subs: dict[Key, SubtopologyInfo] = {}
-    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = defaultdict(list)
-    writers_of: dict[tuple[str, str], list[Key]] = defaultdict(list)
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = {}
+    writers_of: dict[tuple[str, str], list[Key]] = {}
     generated: dict[Key, naming.GeneratedName | None] = {}
+    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, generated)
     for ti, topology in enumerate(desc.topologies):
         tname = names[ti]
         t = tname or ""
@@ -223,19 +224,17 @@ def index(
         # predecessors (and between nodes with the same neighbours): key each set once.
         keyed = keyed_sets.setdefault(t, {EMPTY: EMPTY_KEYS})
         for sub in topology.subtopologies:
-            subs[(t, str(sub.id))] = _index_subtopology(
-                sub, t, tname, nodes, succ, pred, owners, topic_nodes, writers_of, generated, keyed
-            )
+            subs[(t, str(sub.id))] = _index_subtopology(sub, t, tname, tables, keyed)
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
-        first = _first(infos)
+        first = infos[0] if len(infos) == 1 else _first(infos)
         stores[(t, store)] = _store_info(
             first.topology,
             store,
             first.subtopology,
             first.is_global,
-            frozenset([i.name for i in infos]),
-            first.line,
+            frozenset([i.node.name for i in infos]),
+            first.node.position.line or None,  # its ``line``
         )
     topics: dict[Key, TopicInfo] = {}
     for (t, role, topic), infos in topic_nodes.items():
@@ -243,25 +242,43 @@ def index(
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
 
 
+@dataclass(slots=True)
+class _Tables:
+    """The side's tables that ``_index_subtopology`` fills, node by node."""
+
+    nodes: dict[Key, NodeInfo]
+    succ: dict[Key, frozenset[Key]]
+    pred: dict[Key, frozenset[Key]]
+    owners: dict[Key, list[NodeInfo]]
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]]
+    writers_of: dict[tuple[str, str], list[Key]]
+    generated: dict[Key, naming.GeneratedName | None]
+
+
+def _keyed(
+    names: frozenset[str], t: str, keyed: dict[frozenset[str], frozenset[Key]]
+) -> frozenset[Key]:
+    """``names`` as keys of topology ``t``, made once per set (``keyed``)."""
+    found = keyed[names] = frozenset([(t, n) for n in names])
+    return found
+
+
 def _index_subtopology(
     sub: Subtopology,
     t: str,
     tname: str | None,
-    nodes: dict[Key, NodeInfo],
-    succ: dict[Key, frozenset[Key]],
-    pred: dict[Key, frozenset[Key]],
-    owners: dict[Key, list[NodeInfo]],
-    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]],
-    writers_of: dict[tuple[str, str], list[Key]],
-    generated: dict[Key, naming.GeneratedName | None],
+    tables: _Tables,
     keyed: dict[frozenset[str], frozenset[Key]],
 ) -> SubtopologyInfo:
     """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
     over the nodes collects what the summary needs as well.
 
     This loop runs for every node of both sides of every diff: it dispatches on the node's exact
-    class once (instead of a property per absent field) and looks neighbour sets up inline."""
+    class once (the model's three), keys neighbour sets inline (a source has no predecessors, a
+    sink no successors) and appends to the tables without a helper per node."""
     is_global, sub_id = sub.is_global, sub.id
+    nodes, succ, pred, generated = tables.nodes, tables.succ, tables.pred, tables.generated
+    owners, topic_nodes, writers_of = tables.owners, tables.topic_nodes, tables.writers_of
     # Listed in the order the model's own properties meet them, so that the sets come out as
     # those would (set iteration order follows insertion order).
     node_names: list[str] = []
@@ -269,8 +286,9 @@ def _index_subtopology(
     read: list[str] = []
     written: list[str] = []
     patterns = False
-    recognise = naming.generated
+    recognise, internal, topic_name = naming.generated, naming.is_internal_topic, _is_topic_name
     new, set_t, set_sub, set_global, set_node = _NEW, _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE
+    get = keyed.get
     for node in sub.nodes:
         info = new(NodeInfo)  # NodeInfo(tname, sub_id, is_global, node), as ``setters`` says
         set_t(info, tname)
@@ -282,67 +300,75 @@ def _index_subtopology(
         key = (t, name)
         nodes[key] = info
         generated[key] = recognise(name)
-        cls = type(node)
-        after = node.successors if cls is not Sink else EMPTY
-        before = node.predecessors if cls is not Source else EMPTY
-        found = keyed.get(after)
-        if found is None:
-            found = keyed[after] = frozenset([(t, n) for n in after])
-        succ[key] = found
-        found = keyed.get(before)
-        if found is None:
-            found = keyed[before] = frozenset([(t, n) for n in before])
-        pred[key] = found
-        if isinstance(node, Processor):
+        if isinstance(node, Processor):  # most nodes
+            found = get(node.successors)
+            succ[key] = _keyed(node.successors, t, keyed) if found is None else found
+            found = get(node.predecessors)
+            pred[key] = _keyed(node.predecessors, t, keyed) if found is None else found
             for store in node.stores:
                 stores.append(store)
-                owners[(t, store)].append(info)
+                listed = owners.get((t, store))
+                if listed is None:
+                    owners[(t, store)] = [info]
+                else:
+                    listed.append(info)
         elif isinstance(node, Source):
-            patterns |= _index_source(node, info, t, is_global, read, topic_nodes)
-        elif node.topic is not None:
-            written.append(node.topic)
-            internal = naming.is_internal_topic(node.topic)
-            topic_nodes[(t, "repartition" if internal else "sink", node.topic)].append(info)
-            writers_of[(t, node.topic)].append(key)
+            found = get(node.successors)
+            succ[key] = _keyed(node.successors, t, keyed) if found is None else found
+            pred[key] = EMPTY_KEYS
+            for topic in node.topics:
+                read.append(topic)
+                role: TopicRole = (
+                    "global" if is_global else "repartition" if internal(topic) else "source"
+                )
+                if not topic_name(topic):
+                    patterns = True
+                    if role == "source":
+                        role = "pattern"
+                _add(topic_nodes, (t, role, topic), info)
+            if node.pattern is not None:
+                patterns = True
+                _add(topic_nodes, (t, "pattern", node.pattern), info)
+        else:
+            succ[key] = EMPTY_KEYS
+            found = get(node.predecessors)
+            pred[key] = _keyed(node.predecessors, t, keyed) if found is None else found
+            sink_topic = node.topic
+            if sink_topic is not None:
+                written.append(sink_topic)
+                role = "repartition" if internal(sink_topic) else "sink"
+                _add(topic_nodes, (t, role, sink_topic), info)
+                listed_keys = writers_of.get((t, sink_topic))
+                if listed_keys is None:
+                    writers_of[(t, sink_topic)] = [key]
+                else:
+                    listed_keys.append(key)
     return _sub_info(
         tname,
         sub_id,
         is_global,
         frozenset(node_names),
         frozenset(stores),
-        # source topics: without patterns, every topic read is a topic name (``_index_source``)
-        frozenset([t for t in frozenset(read) if naming.is_topic_name(t)] if patterns else read),
+        # source topics: without patterns, every topic read is a topic name
+        frozenset([t for t in frozenset(read) if topic_name(t)] if patterns else read),
         frozenset(written),
         sub.position.line or None,
         _patterns(sub) if patterns else EMPTY,
     )
 
 
-def _index_source(
-    node: Source,
-    info: NodeInfo,
-    t: str,
-    is_global: bool,
-    read: list[str],
-    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]],
-) -> bool:
-    """The topics (or pattern) a source reads, under their roles; True when it reads by
-    pattern."""
-    patterns = False
-    for topic in node.topics:
-        read.append(topic)
-        role: TopicRole = "global" if is_global else (
-            "repartition" if naming.is_internal_topic(topic) else "source"
-        )
-        if not naming.is_topic_name(topic):
-            patterns = True
-            if role == "source":
-                role = "pattern"
-        topic_nodes[(t, role, topic)].append(info)
-    if node.pattern is not None:
-        patterns = True
-        topic_nodes[(t, "pattern", node.pattern)].append(info)
-    return patterns
+def _add(table: dict[tuple[str, TopicRole, str], list[NodeInfo]],
+         key: tuple[str, TopicRole, str], info: NodeInfo) -> None:
+    listed = table.get(key)
+    if listed is None:
+        table[key] = [info]
+    else:
+        listed.append(info)
+
+
+# Asked of every topic a source reads, on both sides of every diff: a regex match each time
+# otherwise, for the same few names.
+_is_topic_name = functools.lru_cache(maxsize=1 << 16)(naming.is_topic_name)
 
 
 def _patterns(sub: Subtopology) -> frozenset[str]:
@@ -359,9 +385,9 @@ def _patterns(sub: Subtopology) -> frozenset[str]:
 def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
     if len(infos) == 1:  # the usual case (one node reads or writes the topic): no filtering
         first = infos[0]
-        names = frozenset([first.name])
-        is_sink = isinstance(first.node, Sink)
-        writers, readers = (names, EMPTY) if is_sink else (EMPTY, names)
+        node = first.node
+        names = frozenset([node.name])
+        writers, readers = (names, EMPTY) if type(node) is Sink else (EMPTY, names)
         subtopologies = frozenset([first.subtopology])
     else:
         first = _first(infos)
@@ -369,7 +395,8 @@ def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo
         readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
         subtopologies = frozenset([i.subtopology for i in infos])
     return _topic_info_of(
-        first.topology, topic, role, writers, readers, subtopologies, first.line
+        first.topology, topic, role, writers, readers, subtopologies,
+        first.node.position.line or None,
     )
 
 
