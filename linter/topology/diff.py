@@ -200,7 +200,7 @@ def _assemble(
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
+    nodes, kept = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
         b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
     )
@@ -220,7 +220,7 @@ def _assemble(
         topics=topics,
         key_changes=()
         if _same_walks(nodes)
-        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
+        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs], kept)),
         node_map=fwd,
         replaced=replacements(b, a, stores.removed, stores.added),
     )
@@ -233,14 +233,16 @@ def _node_matching(
     how: Mapping[Key, How],
     store_map: Mapping[Key, Key],
     sub_map: Mapping[Key, Key],
-) -> Matching[NodeInfo]:
+) -> tuple[Matching[NodeInfo], set[Key]]:
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
-    generic one's intermediate mapping and callback: it runs for every node of every diff."""
+    generic one's intermediate mapping and callback: it runs for every node of every diff.
+    With it, the before-keys the key-change walks read alike on both sides (``_walk_kept``)."""
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred = b.nodes, a.nodes, b.succ, b.pred
     pairs: list[Pair[NodeInfo]] = []
+    kept: set[Key] = set()
     for kb, ka in sorted(fwd.items()):
         ib, ia = before[kb], after[ka]
         node = ib.node
@@ -256,13 +258,33 @@ def _node_matching(
             # most nodes of an upgrade: kept as they were, with their sub-topology and all
             # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
             changes = NO_CHANGE
+            kept.add(kb)
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
+            if kb == ka and _walk_kept(ib, ia, changes):
+                kept.add(kb)
         pairs.append(_pair(ib, ia, how[kb], changes))
-    return Matching(
+    matching = Matching(
         pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
         removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
+    )
+    return matching, kept
+
+
+_WALK_BLIND = frozenset({Change.STORES, Change.TOPIC, Change.SUCCESSORS})
+
+
+def _walk_kept(ib: NodeInfo, ia: NodeInfo, changes: frozenset[Change]) -> bool:
+    """A node kept under its key that a key-change walk reads alike on both sides: as
+    ``_same_walks`` asks (the walks read no store name, nor a sink's user topic), and the walks go
+    upstream only, so its successors may change too; the same globality (the walks stop at a
+    global source)."""
+    if not changes <= _WALK_BLIND or ib.is_global != ia.is_global:
+        return False
+    return Change.TOPIC not in changes or not any(
+        isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")
+        for node in (ib.node, ia.node)
     )
 
 
