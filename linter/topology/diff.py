@@ -51,7 +51,7 @@ from linter.topology.diff_match import (
     match_topics,
     node_changes,
 )
-from linter.topology.model import Description, Sink
+from linter.topology.model import Description, Node, Processor, Sink, Source
 
 __all__ = [
     "Change",
@@ -240,20 +240,26 @@ def _node_matching(
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
-    before, after, succ, pred = b.nodes, a.nodes, b.succ, b.pred
+    before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
     kept: set[Key] = set()
-    for kb, ka in sorted(fwd.items()):
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
+    )
+    for kb, ka in fwd.items():  # sorted (``_assemble``)
         ib, ia = before[kb], after[ka]
-        node = ib.node
+        node, other = ib.node, ia.node
+        sb, pb = succ[kb], pred[kb]
         if (
             kb == ka
             and ib.subtopology == ia.subtopology
             and (kb[0], ib.subtopology) in kept_subs
-            and succ[kb] <= fixed
-            and pred[kb] <= fixed
-            and not node.stores
-            and node == ia.node
+            # the same neighbour names: the sides key equal sets as one set (``index``)
+            and sb is a_succ[ka]
+            and pb is a_pred[ka]
+            and sb <= fixed
+            and pb <= fixed
+            and _same_ends(node, other)
         ):
             # most nodes of an upgrade: kept as they were, with their sub-topology and all
             # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
@@ -263,13 +269,30 @@ def _node_matching(
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
             if kb == ka and _walk_kept(ib, ia, changes):
                 kept.add(kb)
-        pairs.append(_pair(ib, ia, how[kb], changes))
+        pair: Pair[NodeInfo] = new(Pair)  # _pair(ib, ia, how[kb], changes), inline
+        set_before(pair, ib)
+        set_after(pair, ia)
+        set_how(pair, how[kb])
+        set_changes(pair, changes)
+        pairs.append(pair)
     matching = Matching(
         pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
         removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
     return matching, kept
+
+
+def _same_ends(node: Node, other: Node) -> bool:
+    """Two nodes of the same name and neighbours (so far as ``_node_matching`` checked) are
+    equal, and without stores: the rest of ``node == other``, without building its tuples."""
+    if isinstance(node, Processor):
+        return type(other) is Processor and not node.stores and not other.stores
+    if isinstance(node, Source):
+        return (
+            type(other) is Source and node.topics == other.topics and node.pattern == other.pattern
+        )
+    return type(other) is Sink and node.topic == other.topic and node.extractor == other.extractor
 
 
 _WALK_BLIND = frozenset({Change.STORES, Change.TOPIC, Change.SUCCESSORS})
