@@ -88,20 +88,11 @@ class Pair(Generic[T]):
 
 
 _NEW = object.__new__
+# ``Pair(before, after, how, changes)`` is made as ``diff_index.setters`` says, inline in the
+# loops that make one per node, store and topic of every diff
 _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
     Pair, "before", "after", "how", "changes"
 )
-
-
-def _pair(before: T, after: T, how: How, changes: frozenset[Change]) -> Pair[T]:
-    """``Pair(before, after, how, changes)``, made as ``diff_index.setters`` says: one per
-    node, store and topic of every diff."""
-    pair: Pair[T] = _NEW(Pair)
-    _SET_BEFORE(pair, before)
-    _SET_AFTER(pair, after)
-    _SET_HOW(pair, how)
-    _SET_CHANGES(pair, changes)
-    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,23 +155,35 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
     and nothing changed; an arrow to no node or a sub-topology without nodes would show as a
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
+    node_keys = sorted(b.nodes)
     return TopologyDiff(
         before=before,
         after=after,
-        subtopologies=_same(b.subs, a.subs, lambda _: "content"),
-        nodes=_same(b.nodes, a.nodes, how.__getitem__),
-        stores=_same(b.stores, a.stores, lambda _: "name"),
-        topics=_same(b.topics, a.topics, lambda _: "name"),
-        node_map=dict(sorted(fwd.items())),
+        subtopologies=_same(b.subs, a.subs, sorted(b.subs), "content"),
+        nodes=_same(b.nodes, a.nodes, node_keys, how),
+        stores=_same(b.stores, a.stores, sorted(b.stores), "name"),
+        topics=_same(b.topics, a.topics, sorted(b.topics), "name"),
+        node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
     )
 
 
 def _same(
-    before: Mapping[Key, T], after: Mapping[Key, T], how: Callable[[Key], How]
+    before: Mapping[Key, T], after: Mapping[Key, T], keys: list[Key], how: How | Mapping[Key, How]
 ) -> Matching[T]:
-    return Matching(
-        pairs=tuple(_pair(before[k], after[k], how(k), NO_CHANGE) for k in sorted(before))
+    """Each item of ``before`` (under ``keys``, sorted) paired unchanged with the one of
+    ``after`` under its key, matched as ``how`` says (for all, or per key)."""
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
     )
+    pairs: list[Pair[T]] = []
+    for k in keys:
+        pair: Pair[T] = new(Pair)  # Pair(before[k], after[k], how, NO_CHANGE)
+        set_before(pair, before[k])
+        set_after(pair, after[k])
+        set_how(pair, how if isinstance(how, str) else how[k])
+        set_changes(pair, NO_CHANGE)
+        pairs.append(pair)
+    return Matching(pairs=tuple(pairs))
 
 
 def _assemble(
@@ -269,7 +272,7 @@ def _node_matching(
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
             if kb == ka and _walk_kept(ib, ia, changes):
                 kept.add(kb)
-        pair: Pair[NodeInfo] = new(Pair)  # _pair(ib, ia, how[kb], changes), inline
+        pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
         set_before(pair, ib)
         set_after(pair, ia)
         set_how(pair, how[kb])
@@ -387,11 +390,20 @@ def _matching(
     """Pairs (in before-key order, each with how it was matched and what changed), then what is
     only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
+    )
+    pairs: list[Pair[T]] = []
+    for kb, (ka, how) in sorted(matched.items()):
+        ib, ia = before[kb], after[ka]
+        pair: Pair[T] = new(Pair)  # Pair(ib, ia, how, changes(ib, ia))
+        set_before(pair, ib)
+        set_after(pair, ia)
+        set_how(pair, how)
+        set_changes(pair, changes(ib, ia))
+        pairs.append(pair)
     return Matching(
-        pairs=tuple(
-            _pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
-            for kb, (ka, how) in sorted(matched.items())
-        ),
+        pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
         removed=tuple(before[k] for k in sorted(before.keys() - matched.keys())),
     )
