@@ -14,9 +14,10 @@ Order of matching, per topology (named topologies are paired by name):
 
 Printing order never matters: the model holds sets, and everything here is sorted.
 
-The work is split: ``diff_index`` (each side indexed), ``diff_match`` (the correlation),
-``diff_keys`` (where record keys are set), ``align`` (sequence alignment); this module puts the
-result together and is the one to import.
+The work is split: ``diff_index`` and ``diff_side`` (each side indexed), ``diff_match`` (the
+correlation), ``diff_changes`` (what differs in a pair), ``diff_keys`` (where record keys are
+set), ``align`` (sequence alignment); this module puts the result together and is the one to
+import.
 """
 from __future__ import annotations
 
@@ -25,21 +26,25 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from linter.topology import naming
+from linter.topology.diff_changes import (
+    same_ends,
+    store_changes,
+    sub_changes,
+    topic_changes,
+    walk_kept,
+)
 from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
+    EMPTY,
     Change,
     How,
     Key,
-    KeyedSets,
     NodeInfo,
-    Side,
     StoreInfo,
     SubtopologyInfo,
     TopicInfo,
     TopicRole,
-    index,
     setters,
-    topology_names,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
@@ -51,7 +56,8 @@ from linter.topology.diff_match import (
     match_topics,
     node_changes,
 )
-from linter.topology.model import Description, Node, Processor, Sink, Source
+from linter.topology.diff_side import KeyedSets, Neighbours, Side, index, topology_names
+from linter.topology.model import Description, Sink
 
 __all__ = [
     "Change",
@@ -129,13 +135,21 @@ class TopologyDiff:
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
+    if before == after:
+        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
+        # equality, so ``after`` keeps its own lines unless it is the very same text. Indexed
+        # without neighbour keys: ``_unchanged`` needs none.
+        neighbours: Neighbours = {}
+        b = index(before, topology_names(before), neighbours=neighbours)
+        if _regular_names(b, neighbours):
+            a = (
+                b
+                if before.topologies is after.topologies
+                else index(after, topology_names(after), neighbours={})
+            )
+            return _unchanged(before, after, b, a)
     keyed: KeyedSets = {}
     b = index(before, topology_names(before), keyed)
-    if before == after and _regular(b):
-        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
-        # equality, so ``after`` keeps its own lines unless it is the very same text.
-        a = b if before.topologies is after.topologies else index(after, topology_names(after))
-        return _unchanged(before, after, b, a)
     a = index(after, topology_names(after), keyed)
     fwd, how = match_nodes(b, a)
     return _assemble(before, after, b, a, fwd, how)
@@ -147,6 +161,18 @@ def _regular(side: Side) -> bool:
     subs_with_nodes = {(key[0], info.subtopology) for key, info in side.nodes.items()}
     neighbours = set().union(*side.succ.values(), *side.pred.values())
     return len(subs_with_nodes) == len(side.subs) and side.nodes.keys() >= neighbours
+
+
+def _regular_names(side: Side, neighbours: Neighbours) -> bool:
+    """``_regular`` of a side indexed without neighbour keys, from the neighbour name sets
+    ``index`` collected instead."""
+    subs_with_nodes = {(key[0], info.subtopology) for key, info in side.nodes.items()}
+    if len(subs_with_nodes) != len(side.subs):
+        return False
+    names: dict[str, set[str]] = {}
+    for t, name in side.nodes:
+        names.setdefault(t, set()).add(name)
+    return all(s <= names.get(t, EMPTY) for t, sets in neighbours.items() for s in sets)
 
 
 def _unchanged(before: Description, after: Description, b: Side, a: Side) -> TopologyDiff:
@@ -205,14 +231,14 @@ def _assemble(
 
     nodes, kept = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
-        b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
+        b.stores, a.stores, store_match, lambda sb, sa: store_changes(sb, sa, fwd)
     )
     subtopologies = _matching(
         b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
-        lambda sb, sa: _sub_changes(sb, sa, fwd, store_map),
+        lambda sb, sa: sub_changes(sb, sa, fwd, store_map),
     )
     topics = _matching(
-        b.topics, a.topics, topic_match, lambda tb, ta: _topic_changes(tb, ta, fwd)
+        b.topics, a.topics, topic_match, lambda tb, ta: topic_changes(tb, ta, fwd)
     )
     return TopologyDiff(
         before=before,
@@ -239,7 +265,7 @@ def _node_matching(
 ) -> tuple[Matching[NodeInfo], set[Key]]:
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
     generic one's intermediate mapping and callback: it runs for every node of every diff.
-    With it, the before-keys the key-change walks read alike on both sides (``_walk_kept``)."""
+    With it, the before-keys the key-change walks read alike on both sides (``walk_kept``)."""
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
@@ -262,7 +288,7 @@ def _node_matching(
             and pb is a_pred[ka]
             and sb <= fixed
             and pb <= fixed
-            and _same_ends(node, other)
+            and same_ends(node, other)
         ):
             # most nodes of an upgrade: kept as they were, with their sub-topology and all
             # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
@@ -270,7 +296,7 @@ def _node_matching(
             kept.add(kb)
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
-            if kb == ka and _walk_kept(ib, ia, changes):
+            if kb == ka and walk_kept(ib, ia, changes):
                 kept.add(kb)
         pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
         set_before(pair, ib)
@@ -284,102 +310,6 @@ def _node_matching(
         removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
     return matching, kept
-
-
-def _same_ends(node: Node, other: Node) -> bool:
-    """Two nodes of the same name and neighbours (so far as ``_node_matching`` checked) are
-    equal, and without stores: the rest of ``node == other``, without building its tuples."""
-    if isinstance(node, Processor):
-        return type(other) is Processor and not node.stores and not other.stores
-    if isinstance(node, Source):
-        return (
-            type(other) is Source and node.topics == other.topics and node.pattern == other.pattern
-        )
-    return type(other) is Sink and node.topic == other.topic and node.extractor == other.extractor
-
-
-_WALK_BLIND = frozenset({Change.STORES, Change.TOPIC, Change.SUCCESSORS})
-
-
-def _walk_kept(ib: NodeInfo, ia: NodeInfo, changes: frozenset[Change]) -> bool:
-    """A node kept under its key that a key-change walk reads alike on both sides: as
-    ``_same_walks`` asks (the walks read no store name, nor a sink's user topic), and the walks go
-    upstream only, so its successors may change too; the same globality (the walks stop at a
-    global source)."""
-    if not changes <= _WALK_BLIND or ib.is_global != ia.is_global:
-        return False
-    return Change.TOPIC not in changes or not any(
-        isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")
-        for node in (ib.node, ia.node)
-    )
-
-
-def _store_changes(sb: StoreInfo, sa: StoreInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
-    ch: set[Change] = set()
-    if sb.name != sa.name:
-        ch.add(Change.RENAMED)
-    if sb.subtopology != sa.subtopology:
-        ch.add(Change.SUBTOPOLOGY)
-    if {fwd.get((sb.topology or "", o)) for o in sb.owners} != {
-        (sa.topology or "", o) for o in sa.owners
-    }:
-        ch.add(Change.OWNERS)
-    if sb.is_global != sa.is_global:
-        ch.add(Change.GLOBAL)
-    return frozenset(ch)
-
-
-def _sub_changes(
-    sb: SubtopologyInfo,
-    sa: SubtopologyInfo,
-    fwd: Mapping[Key, Key],
-    store_map: Mapping[Key, Key],
-) -> frozenset[Change]:
-    ch: set[Change] = set()
-    if sb.id != sa.id:
-        ch.add(Change.RENUMBERED)
-    t_b, t_a = sb.topology or "", sa.topology or ""
-    if {fwd.get((t_b, n)) for n in sb.nodes} != {(t_a, n) for n in sa.nodes}:
-        ch.add(Change.NODES)
-    if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
-        ch.add(Change.STORES)
-    if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
-        ch.add(Change.SOURCES)
-    if sb.sink_topics != sa.sink_topics:
-        ch.add(Change.SINKS)
-    return frozenset(ch)
-
-
-def _topic_changes(tb: TopicInfo, ta: TopicInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
-    t_b, t_a = tb.topology or "", ta.topology or ""
-    if (
-        tb.name == ta.name
-        and t_b == t_a
-        and tb.writers == ta.writers
-        and tb.readers == ta.readers
-        and _kept_names(tb.writers, t_b, fwd)
-        and _kept_names(tb.readers, t_b, fwd)
-    ):
-        # most topics: read and written by the same nodes, each kept under its name (what the
-        # checks below find, without building the four sets)
-        return NO_CHANGE
-    ch: set[Change] = set()
-    if tb.name != ta.name:
-        ch.add(Change.RENAMED)
-    if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
-        ch.add(Change.WRITERS)
-    if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
-        ch.add(Change.READERS)
-    return frozenset(ch)
-
-
-def _kept_names(names: frozenset[str], t: str, fwd: Mapping[Key, Key]) -> bool:
-    """Every node of ``names`` (in topology ``t``) matched to itself."""
-    for name in names:
-        key = (t, name)
-        if fwd.get(key) != key:
-            return False
-    return True
 
 
 def _same_walks(nodes: Matching[NodeInfo]) -> bool:
