@@ -31,7 +31,6 @@ from linter.topology.diff_changes import (
     store_changes,
     sub_changes,
     topic_changes,
-    walk_kept,
 )
 from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
@@ -229,7 +228,7 @@ def _assemble(
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    nodes, kept = _node_matching(b, a, fwd, how, store_map, sub_map)
+    nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
         b.stores, a.stores, store_match, lambda sb, sa: store_changes(sb, sa, fwd)
     )
@@ -249,7 +248,7 @@ def _assemble(
         topics=topics,
         key_changes=()
         if _same_walks(nodes)
-        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs], kept)),
+        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
         node_map=fwd,
         replaced=replacements(b, a, stores.removed, stores.added),
     )
@@ -262,16 +261,14 @@ def _node_matching(
     how: Mapping[Key, How],
     store_map: Mapping[Key, Key],
     sub_map: Mapping[Key, Key],
-) -> tuple[Matching[NodeInfo], set[Key]]:
+) -> Matching[NodeInfo]:
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
-    generic one's intermediate mapping and callback: it runs for every node of every diff.
-    With it, the before-keys the key-change walks read alike on both sides (``walk_kept``)."""
+    generic one's intermediate mapping and callback: it runs for every node of every diff."""
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
-    kept: set[Key] = set()
     new, set_before, set_after, set_how, set_changes = (
         _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
     )
@@ -293,23 +290,19 @@ def _node_matching(
             # most nodes of an upgrade: kept as they were, with their sub-topology and all
             # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
             changes = NO_CHANGE
-            kept.add(kb)
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
-            if kb == ka and walk_kept(ib, ia, changes):
-                kept.add(kb)
         pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
         set_before(pair, ib)
         set_after(pair, ia)
         set_how(pair, how[kb])
         set_changes(pair, changes)
         pairs.append(pair)
-    matching = Matching(
+    return Matching(
         pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
         removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
-    return matching, kept
 
 
 def _same_walks(nodes: Matching[NodeInfo]) -> bool:

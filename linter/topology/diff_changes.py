@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from linter.topology import naming
-from linter.topology.diff_index import Change, Key, NodeInfo, StoreInfo, SubtopologyInfo, TopicInfo
+from linter.topology.diff_index import Change, Key, StoreInfo, SubtopologyInfo, TopicInfo
 from linter.topology.diff_match import NO_CHANGE
 from linter.topology.model import Node, Processor, Sink, Source
 
@@ -22,22 +21,6 @@ def same_ends(node: Node, other: Node) -> bool:
             type(other) is Source and node.topics == other.topics and node.pattern == other.pattern
         )
     return type(other) is Sink and node.topic == other.topic and node.extractor == other.extractor
-
-
-_WALK_BLIND = frozenset({Change.STORES, Change.TOPIC, Change.SUCCESSORS})
-
-
-def walk_kept(ib: NodeInfo, ia: NodeInfo, changes: frozenset[Change]) -> bool:
-    """A node kept under its key that a key-change walk reads alike on both sides: as
-    ``_same_walks`` asks (the walks read no store name, nor a sink's user topic), and the walks go
-    upstream only, so its successors may change too; the same globality (the walks stop at a
-    global source)."""
-    if not changes <= _WALK_BLIND or ib.is_global != ia.is_global:
-        return False
-    return Change.TOPIC not in changes or not any(
-        isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")
-        for node in (ib.node, ia.node)
-    )
 
 
 def store_changes(sb: StoreInfo, sa: StoreInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:

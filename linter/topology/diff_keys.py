@@ -4,7 +4,6 @@ sides: a change there means state under old keys is unreachable (or consumers se
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -229,23 +228,16 @@ def key_changes(
     a: Side,
     fwd: Mapping[Key, Key],
     stores: Iterable[tuple[StoreInfo, StoreInfo]] = (),
-    kept: AbstractSet[Key] | None = None,
 ) -> list[KeyChange]:
     """Every matched stateful processor or output sink whose key comes from elsewhere now; and
     every kept store whose single writer was not matched (renamed along with the operators
-    around it), compared writer to writer, so that no kept store goes unchecked.
-
-    ``kept`` may name before-keys matched to the same key whose node the walks read alike on
-    both sides (see ``_walked_alike``): only the nodes downstream of the others are compared."""
+    around it), compared writer to writer, so that no kept store goes unchecked."""
     # a chosen name says nothing of the operator; its generated counterpart on the other side may
     roles_a = {ka: kb[1] for kb, ka in fwd.items()}
     roles_b = {kb: ka[1] for kb, ka in fwd.items()}
     walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
-    changed = None if kept is None else _walked_alike(b, a, kept)
     for kb, ka in sorted(fwd.items()):
-        if changed is not None and kb not in changed:
-            continue  # both walks meet the same kept nodes: the same origins
         nb, na = b.nodes[kb], a.nodes[ka]
         is_sink = isinstance(na.node, Sink) and not naming.is_internal_topic(na.node.topic or "")
         stateful = bool(na.node.stores) and bool(nb.node.stores)
@@ -270,60 +262,6 @@ def key_changes(
         if change is not None:
             out.append(change)
     return out
-
-
-def _walked_alike(b: Side, a: Side, kept: AbstractSet[Key]) -> set[Key]:
-    """The before-nodes whose walk upstream (``_step``) may meet a node not in ``kept``: the
-    others' walks meet the same nodes, with the same names, predecessors and topics, on both
-    sides, so they find the same origins (each matched to itself) and no key change.
-
-    A walk goes from a node to its predecessors, and from a source of an internal topic to the
-    topic's writers (and on to their predecessors): a source whose internal topic has other
-    writers on the other side is not walked alike either. Returns the nodes downstream of those
-    along the same edges, the not-kept ones included, up to kept key-changing operators (where
-    every walk stops)."""
-    down: dict[Key, list[Key]] = {}
-    todo: list[Key] = []
-    internal, b_writers, a_writers, pred = (
-        naming.is_internal_topic, b.writers_of, a.writers_of, b.pred
-    )
-    for key, info in b.nodes.items():
-        if key not in kept:
-            todo.append(key)
-        for p in pred[key]:
-            below = down.get(p)
-            if below is None:
-                down[p] = [key]
-            else:
-                below.append(key)
-        node = info.node
-        if isinstance(node, Source):
-            for topic in node.topics:
-                if not internal(topic):
-                    continue
-                writers = b_writers.get((key[0], topic), ())
-                if set(writers) != set(a_writers.get((key[0], topic), ())):
-                    todo.append(key)
-                for w in writers:
-                    down.setdefault(w, []).append(key)
-    changed = set(todo)
-    while todo:
-        key = todo.pop()
-        if key in kept and _key_changing(key[1]):
-            continue  # the walks stop at it, on both sides: what is above it is not met
-        for k in down.get(key, ()):
-            if k not in changed:
-                changed.add(k)
-                todo.append(k)
-    return changed
-
-
-def _key_changing(name: str) -> bool:
-    """A node of this name is an origin of its own (``_step``): a known key-changing operator.
-    (A kept node's counterpart has its name, so its role is its name's.)"""
-    role = naming.role_of(name)
-    op = naming.OPERATORS.get(role) if role is not None else None
-    return op is not None and op.key_changing
 
 
 @dataclass(frozen=True, slots=True)

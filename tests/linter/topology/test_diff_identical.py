@@ -14,25 +14,20 @@ from hypothesis import strategies as st
 
 from linter.topology.diff import (
     _assemble,
-    _node_matching,
     _regular,
     _regular_names,
     _same_walks,
     diff,
 )
-from linter.topology.diff_index import Key
 from linter.topology.diff_keys import key_changes
 from linter.topology.diff_match import (
     match_identical,
     match_nodes,
-    match_stores,
-    match_subtopologies,
 )
-from linter.topology.diff_side import Neighbours, Side, index, topology_names
+from linter.topology.diff_side import Neighbours, index, topology_names
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
-    Node,
     Processor,
     Sink,
     Source,
@@ -132,66 +127,6 @@ def test_key_walks_are_skipped_only_when_no_key_can_change(
     fwd, _ = match_nodes(b, a)
     if _same_walks(diff(before, after).nodes):
         assert key_changes(b, a, fwd) == []
-
-
-@settings(max_examples=150, deadline=None)
-@given(versions())
-def test_key_walks_over_kept_nodes_only_find_what_all_walks_find(
-    pair: tuple[Description, Description],
-) -> None:
-    before, after = pair
-    b, a = index(before, topology_names(before)), index(after, topology_names(after))
-    fwd, how = match_nodes(b, a)
-    result = _assemble(before, after, b, a, fwd, how)
-    stores = [(p.before, p.after) for p in result.stores.pairs]
-    _, kept = _node_matching(b, a, dict(sorted(fwd.items())), how, *_maps(b, a, fwd))
-    assert key_changes(b, a, fwd, stores, kept) == key_changes(b, a, fwd, stores)
-
-
-def _inserted_after(model: Description, source: str, new: str) -> Description:
-    """``new`` (a processor) between ``source`` and its successors."""
-    subs = []
-    for sub in model.topologies[0].subtopologies:
-        nodes: set[Node] = set()
-        for n in sub.nodes:
-            if n.name == source and isinstance(n, Source):
-                nodes |= {replace(n, successors=frozenset({new})), Processor(
-                    new, successors=n.successors, predecessors=frozenset({source}))}
-            elif isinstance(n, Processor | Sink) and source in n.predecessors:
-                nodes.add(replace(n, predecessors=n.predecessors - {source} | {new}))
-            else:
-                nodes.add(n)
-        subs.append(replace(sub, nodes=frozenset(nodes)))
-    return replace(model, topologies=(replace(model.topologies[0], subtopologies=tuple(subs)),))
-
-
-@pytest.mark.parametrize("path", corpus_files("topologies"), ids=corpus_id)
-def test_corpus_key_walks_over_kept_nodes(path: Path) -> None:
-    # an operator inserted after each source in turn (a key change, or an unknown one): the walks
-    # skipped over kept nodes find what all walks find
-    try:
-        before = parse(corpus_text(path), str(path))
-    except TopologyParseError as error:
-        pytest.skip(f"not a text the diff sees: {error}")
-    if len(before.topologies) != 1:
-        pytest.skip("one topology is enough here")
-    sources = sorted(n.name for _, _, n in before.nodes() if isinstance(n, Source))
-    for i, source in enumerate(sources):
-        new = "audit" if i % 2 else "KSTREAM-KEY-SELECT-0000009999"
-        after = _inserted_after(before, source, new)
-        b, a = index(before, topology_names(before)), index(after, topology_names(after))
-        fwd, how = match_nodes(b, a)
-        result = _assemble(before, after, b, a, fwd, how)
-        stores = [(p.before, p.after) for p in result.stores.pairs]
-        _, kept = _node_matching(b, a, dict(sorted(fwd.items())), how, *_maps(b, a, fwd))
-        assert key_changes(b, a, fwd, stores, kept) == key_changes(b, a, fwd, stores)
-
-
-def _maps(b: Side, a: Side, fwd: dict[Key, Key]) -> tuple[dict[Key, Key], dict[Key, Key]]:
-    """The store and sub-topology maps ``_assemble`` hands ``_node_matching``."""
-    store_match = match_stores(b, a, fwd)
-    sub_map = match_subtopologies(b, a, fwd, store_match)
-    return {kb: ka for kb, (ka, _) in store_match.items()}, sub_map
 
 
 def test_output_topic_or_store_renamed_needs_no_key_walk() -> None:
