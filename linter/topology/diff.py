@@ -14,9 +14,10 @@ Order of matching, per topology (named topologies are paired by name):
 
 Printing order never matters: the model holds sets, and everything here is sorted.
 
-The work is split: ``diff_index`` (each side indexed), ``diff_match`` (the correlation),
-``diff_keys`` (where record keys are set), ``align`` (sequence alignment); this module puts the
-result together and is the one to import.
+The work is split: ``diff_index`` and ``diff_side`` (each side indexed), ``diff_match`` (the
+correlation), ``diff_changes`` (what differs in a pair), ``diff_keys`` (where record keys are
+set), ``align`` (sequence alignment); this module puts the result together and is the one to
+import.
 """
 from __future__ import annotations
 
@@ -25,21 +26,24 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from linter.topology import naming
+from linter.topology.diff_changes import (
+    same_ends,
+    store_changes,
+    sub_changes,
+    topic_changes,
+)
 from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
+    EMPTY,
     Change,
     How,
     Key,
-    KeyedSets,
     NodeInfo,
-    Side,
     StoreInfo,
     SubtopologyInfo,
     TopicInfo,
     TopicRole,
-    index,
     setters,
-    topology_names,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
@@ -51,6 +55,7 @@ from linter.topology.diff_match import (
     match_topics,
     node_changes,
 )
+from linter.topology.diff_side import KeyedSets, Neighbours, Side, index, topology_names
 from linter.topology.model import Description, Sink
 
 __all__ = [
@@ -88,20 +93,11 @@ class Pair(Generic[T]):
 
 
 _NEW = object.__new__
+# ``Pair(before, after, how, changes)`` is made as ``diff_index.setters`` says, inline in the
+# loops that make one per node, store and topic of every diff
 _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
     Pair, "before", "after", "how", "changes"
 )
-
-
-def _pair(before: T, after: T, how: How, changes: frozenset[Change]) -> Pair[T]:
-    """``Pair(before, after, how, changes)``, made as ``diff_index.setters`` says: one per
-    node, store and topic of every diff."""
-    pair: Pair[T] = _NEW(Pair)
-    _SET_BEFORE(pair, before)
-    _SET_AFTER(pair, after)
-    _SET_HOW(pair, how)
-    _SET_CHANGES(pair, changes)
-    return pair
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +134,21 @@ class TopologyDiff:
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
+    if before == after:
+        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
+        # equality, so ``after`` keeps its own lines unless it is the very same text. Indexed
+        # without neighbour keys: ``_unchanged`` needs none.
+        neighbours: Neighbours = {}
+        b = index(before, topology_names(before), neighbours=neighbours)
+        if _regular_names(b, neighbours):
+            a = (
+                b
+                if before.topologies is after.topologies
+                else index(after, topology_names(after), neighbours={})
+            )
+            return _unchanged(before, after, b, a)
     keyed: KeyedSets = {}
     b = index(before, topology_names(before), keyed)
-    if before == after and _regular(b):
-        # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
-        # equality, so ``after`` keeps its own lines unless it is the very same text.
-        a = b if before.topologies is after.topologies else index(after, topology_names(after))
-        return _unchanged(before, after, b, a)
     a = index(after, topology_names(after), keyed)
     fwd, how = match_nodes(b, a)
     return _assemble(before, after, b, a, fwd, how)
@@ -158,29 +162,53 @@ def _regular(side: Side) -> bool:
     return len(subs_with_nodes) == len(side.subs) and side.nodes.keys() >= neighbours
 
 
+def _regular_names(side: Side, neighbours: Neighbours) -> bool:
+    """``_regular`` of a side indexed without neighbour keys, from the neighbour name sets
+    ``index`` collected instead."""
+    subs_with_nodes = {(key[0], info.subtopology) for key, info in side.nodes.items()}
+    if len(subs_with_nodes) != len(side.subs):
+        return False
+    names: dict[str, set[str]] = {}
+    for t, name in side.nodes:
+        names.setdefault(t, set()).add(name)
+    return all(s <= names.get(t, EMPTY) for t, sets in neighbours.items() for s in sets)
+
+
 def _unchanged(before: Description, after: Description, b: Side, a: Side) -> TopologyDiff:
     """What ``_assemble`` makes of two equal, regular sides, without the work: every item paired
     with itself (nodes as ``match_identical`` says, the rest by name, sub-topologies by content)
     and nothing changed; an arrow to no node or a sub-topology without nodes would show as a
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
+    node_keys = sorted(b.nodes)
     return TopologyDiff(
         before=before,
         after=after,
-        subtopologies=_same(b.subs, a.subs, lambda _: "content"),
-        nodes=_same(b.nodes, a.nodes, how.__getitem__),
-        stores=_same(b.stores, a.stores, lambda _: "name"),
-        topics=_same(b.topics, a.topics, lambda _: "name"),
-        node_map=dict(sorted(fwd.items())),
+        subtopologies=_same(b.subs, a.subs, sorted(b.subs), "content"),
+        nodes=_same(b.nodes, a.nodes, node_keys, how),
+        stores=_same(b.stores, a.stores, sorted(b.stores), "name"),
+        topics=_same(b.topics, a.topics, sorted(b.topics), "name"),
+        node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
     )
 
 
 def _same(
-    before: Mapping[Key, T], after: Mapping[Key, T], how: Callable[[Key], How]
+    before: Mapping[Key, T], after: Mapping[Key, T], keys: list[Key], how: How | Mapping[Key, How]
 ) -> Matching[T]:
-    return Matching(
-        pairs=tuple(_pair(before[k], after[k], how(k), NO_CHANGE) for k in sorted(before))
+    """Each item of ``before`` (under ``keys``, sorted) paired unchanged with the one of
+    ``after`` under its key, matched as ``how`` says (for all, or per key)."""
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
     )
+    pairs: list[Pair[T]] = []
+    for k in keys:
+        pair: Pair[T] = new(Pair)  # Pair(before[k], after[k], how, NO_CHANGE)
+        set_before(pair, before[k])
+        set_after(pair, after[k])
+        set_how(pair, how if isinstance(how, str) else how[k])
+        set_changes(pair, NO_CHANGE)
+        pairs.append(pair)
+    return Matching(pairs=tuple(pairs))
 
 
 def _assemble(
@@ -202,14 +230,14 @@ def _assemble(
 
     nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
     stores = _matching(
-        b.stores, a.stores, store_match, lambda sb, sa: _store_changes(sb, sa, fwd)
+        b.stores, a.stores, store_match, lambda sb, sa: store_changes(sb, sa, fwd)
     )
     subtopologies = _matching(
         b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
-        lambda sb, sa: _sub_changes(sb, sa, fwd, store_map),
+        lambda sb, sa: sub_changes(sb, sa, fwd, store_map),
     )
     topics = _matching(
-        b.topics, a.topics, topic_match, lambda tb, ta: _topic_changes(tb, ta, fwd)
+        b.topics, a.topics, topic_match, lambda tb, ta: topic_changes(tb, ta, fwd)
     )
     return TopologyDiff(
         before=before,
@@ -239,79 +267,42 @@ def _node_matching(
     fixed = {kb for kb, ka in fwd.items() if kb == ka}
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
-    before, after, succ, pred = b.nodes, a.nodes, b.succ, b.pred
+    before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
-    for kb, ka in sorted(fwd.items()):
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
+    )
+    for kb, ka in fwd.items():  # sorted (``_assemble``)
         ib, ia = before[kb], after[ka]
-        node = ib.node
+        node, other = ib.node, ia.node
+        sb, pb = succ[kb], pred[kb]
         if (
             kb == ka
             and ib.subtopology == ia.subtopology
             and (kb[0], ib.subtopology) in kept_subs
-            and succ[kb] <= fixed
-            and pred[kb] <= fixed
-            and not node.stores
-            and node == ia.node
+            # the same neighbour names: the sides key equal sets as one set (``index``)
+            and sb is a_succ[ka]
+            and pb is a_pred[ka]
+            and sb <= fixed
+            and pb <= fixed
+            and same_ends(node, other)
         ):
             # most nodes of an upgrade: kept as they were, with their sub-topology and all
             # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
             changes = NO_CHANGE
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
-        pairs.append(_pair(ib, ia, how[kb], changes))
+        pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
+        set_before(pair, ib)
+        set_after(pair, ia)
+        set_how(pair, how[kb])
+        set_changes(pair, changes)
+        pairs.append(pair)
     return Matching(
         pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
         removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
-
-
-def _store_changes(sb: StoreInfo, sa: StoreInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
-    ch: set[Change] = set()
-    if sb.name != sa.name:
-        ch.add(Change.RENAMED)
-    if sb.subtopology != sa.subtopology:
-        ch.add(Change.SUBTOPOLOGY)
-    if {fwd.get((sb.topology or "", o)) for o in sb.owners} != {
-        (sa.topology or "", o) for o in sa.owners
-    }:
-        ch.add(Change.OWNERS)
-    if sb.is_global != sa.is_global:
-        ch.add(Change.GLOBAL)
-    return frozenset(ch)
-
-
-def _sub_changes(
-    sb: SubtopologyInfo,
-    sa: SubtopologyInfo,
-    fwd: Mapping[Key, Key],
-    store_map: Mapping[Key, Key],
-) -> frozenset[Change]:
-    ch: set[Change] = set()
-    if sb.id != sa.id:
-        ch.add(Change.RENUMBERED)
-    t_b, t_a = sb.topology or "", sa.topology or ""
-    if {fwd.get((t_b, n)) for n in sb.nodes} != {(t_a, n) for n in sa.nodes}:
-        ch.add(Change.NODES)
-    if {store_map.get((t_b, s)) for s in sb.stores} != {(t_a, s) for s in sa.stores}:
-        ch.add(Change.STORES)
-    if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
-        ch.add(Change.SOURCES)
-    if sb.sink_topics != sa.sink_topics:
-        ch.add(Change.SINKS)
-    return frozenset(ch)
-
-
-def _topic_changes(tb: TopicInfo, ta: TopicInfo, fwd: Mapping[Key, Key]) -> frozenset[Change]:
-    ch: set[Change] = set()
-    if tb.name != ta.name:
-        ch.add(Change.RENAMED)
-    t_b, t_a = tb.topology or "", ta.topology or ""
-    if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
-        ch.add(Change.WRITERS)
-    if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
-        ch.add(Change.READERS)
-    return frozenset(ch)
 
 
 def _same_walks(nodes: Matching[NodeInfo]) -> bool:
@@ -342,11 +333,20 @@ def _matching(
     """Pairs (in before-key order, each with how it was matched and what changed), then what is
     only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
+    new, set_before, set_after, set_how, set_changes = (
+        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
+    )
+    pairs: list[Pair[T]] = []
+    for kb, (ka, how) in sorted(matched.items()):
+        ib, ia = before[kb], after[ka]
+        pair: Pair[T] = new(Pair)  # Pair(ib, ia, how, changes(ib, ia))
+        set_before(pair, ib)
+        set_after(pair, ia)
+        set_how(pair, how)
+        set_changes(pair, changes(ib, ia))
+        pairs.append(pair)
     return Matching(
-        pairs=tuple(
-            _pair(before[kb], after[ka], how, changes(before[kb], after[ka]))
-            for kb, (ka, how) in sorted(matched.items())
-        ),
+        pairs=tuple(pairs),
         added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
         removed=tuple(before[k] for k in sorted(before.keys() - matched.keys())),
     )

@@ -9,7 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from linter.topology import naming
-from linter.topology.diff_index import Key, Side, StoreInfo
+from linter.topology.diff_index import Key, StoreInfo
+from linter.topology.diff_side import Side
 from linter.topology.model import Sink, Source
 
 

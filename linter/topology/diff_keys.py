@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from linter.topology import naming
-from linter.topology.diff_index import Key, Side, StoreInfo
+from linter.topology.diff_index import Key, StoreInfo
+from linter.topology.diff_side import Side
 from linter.topology.model import Sink, Source
 
 
@@ -73,6 +74,9 @@ def _role(key: Key, roles: Roles) -> str | None:
     return role
 
 
+_NO_ORIGINS: frozenset[Origin] = frozenset()
+
+
 def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], list[State]]:
     """One node of the walk upstream: the origins it settles, and the states to visit next.
 
@@ -87,14 +91,14 @@ def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], li
     key, pending, crossed, unsure = state
     info = side.nodes.get(key)
     if info is None:
-        return frozenset(), []
+        return _NO_ORIGINS, []
     node = info.node
     if isinstance(node, Source):
         internal = [t for t in node.topics if naming.is_internal_topic(t)]
         if pending is not None:  # set between this topic (or source) and the repartition
             return frozenset({(pending, not unsure)}), []
         if internal and not info.is_global:
-            return frozenset(), [
+            return _NO_ORIGINS, [
                 (p, None, True, False)
                 for t in internal
                 for w in side.writers_of.get((key[0], t), ())
@@ -110,7 +114,7 @@ def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], li
             pending = key
         else:
             unsure = True
-    return frozenset(), [(p, pending, crossed, unsure) for p in side.pred.get(key, ())]
+    return _NO_ORIGINS, [(p, pending, crossed, unsure) for p in side.pred.get(key, ())]
 
 
 class _Origins:

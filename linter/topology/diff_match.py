@@ -9,7 +9,8 @@ from collections.abc import Set as AbstractSet
 from typing import TypeAlias
 
 from linter.topology import align, naming
-from linter.topology.diff_index import Change, How, Key, NodeInfo, Side
+from linter.topology.diff_index import Change, How, Key, NodeInfo
+from linter.topology.diff_side import Side
 from linter.topology.model import Processor, Sink, Source
 from linter.topology.naming import canonical_role
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from linter.topology.diff_flow import replacements
-from linter.topology.diff_index import index, topology_names
+from linter.topology.diff_side import index, topology_names
 from linter.topology.parse import parse
 
 BEFORE = """Topologies:

@@ -12,19 +12,43 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linter.topology.diff import _assemble, _regular, _same_walks, diff
-from linter.topology.diff_index import index, topology_names
+from linter.topology.diff import (
+    _assemble,
+    _regular,
+    _regular_names,
+    _same_walks,
+    diff,
+)
 from linter.topology.diff_keys import key_changes
-from linter.topology.diff_match import match_identical, match_nodes
+from linter.topology.diff_match import (
+    match_identical,
+    match_nodes,
+)
+from linter.topology.diff_side import Neighbours, index, topology_names
 from linter.topology.errors import TopologyParseError
-from linter.topology.model import Description, Processor, Sink, Source, Subtopology, Topology
+from linter.topology.model import (
+    Description,
+    Processor,
+    Sink,
+    Source,
+    Subtopology,
+    Topology,
+)
 from linter.topology.parse import parse
 from tests.conftest import corpus_files, corpus_id, corpus_text
 from tests.hardening.strategies import describe_text, descriptions, shuffled_by, versions
 
 
+def assert_regular_alike(model: Description) -> None:
+    """``_regular`` of the lean side (no neighbour keys) says what it says of the full one."""
+    neighbours: Neighbours = {}
+    lean = index(model, topology_names(model), neighbours=neighbours)
+    assert _regular_names(lean, neighbours) == _regular(index(model, topology_names(model)))
+
+
 def assert_short_cut_is_the_full_matching(before: Description, after: Description) -> None:
     assert before == after
+    assert_regular_alike(before)
     b, a = index(before, topology_names(before)), index(after, topology_names(after))
     fwd, how = match_nodes(b, a)
     assert (fwd, how) == match_identical(b)
@@ -74,6 +98,7 @@ def test_arrows_to_undeclared_nodes_still_show_as_changes() -> None:
         Sink("out", "o", predecessors=frozenset({"p"})),
     })),)),))
     assert not _regular(index(model, topology_names(model)))
+    assert_regular_alike(model)
     result = diff(model, replace(model, path="again.txt"))
     assert {p.before.name: p.changes for p in result.nodes.pairs if p.changes} == {
         "src": frozenset({"successors"})
@@ -86,6 +111,7 @@ def test_a_subtopology_without_nodes_is_not_paired() -> None:
         Subtopology(1, frozenset()),
     )),))
     assert not _regular(index(model, topology_names(model)))
+    assert_regular_alike(model)
     result = diff(model, replace(model, path="again.txt"))
     assert [s.id for s in result.subtopologies.added] == [1]
     assert [s.id for s in result.subtopologies.removed] == [1]

@@ -1,0 +1,295 @@
+"""One side of a diff, indexed (``diff_index`` has the items): every node, store, sub-topology
+and topic of a describe() text under its key, with what the matching looks up (neighbours,
+writers of a topic, parsed generated names). The loop here runs for every node of both sides of
+every diff."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from linter.topology import naming
+from linter.topology.diff_index import (
+    _NEW,
+    _SET_GLOBAL,
+    _SET_NODE,
+    _SET_SUB,
+    _SET_T,
+    EMPTY,
+    EMPTY_KEYS,
+    Key,
+    NodeInfo,
+    StoreInfo,
+    SubtopologyInfo,
+    TopicInfo,
+    TopicRole,
+    _store_info,
+    _sub_info,
+    _topic_info_of,
+)
+from linter.topology.model import Description, Processor, Sink, Source, Subtopology
+
+
+@dataclass(slots=True)
+class Side:
+    nodes: dict[Key, NodeInfo]
+    succ: dict[Key, frozenset[Key]]
+    pred: dict[Key, frozenset[Key]]
+    stores: dict[Key, StoreInfo]
+    subs: dict[Key, SubtopologyInfo]
+    topics: dict[Key, TopicInfo]
+    writers_of: dict[tuple[str, str], list[Key]]  # (topology, topic) -> sink keys
+    generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
+
+
+# neighbour name sets as key sets, per topology name: made once (``_index_subtopology``), shared
+# by the two sides of a diff
+KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
+# the neighbour name sets met, per topology name (``index``'s lean side)
+Neighbours: TypeAlias = dict[str, set[frozenset[str]]]
+
+
+def index(
+    desc: Description,
+    names: Mapping[int, str | None],
+    keyed_sets: KeyedSets | None = None,
+    *,
+    neighbours: Neighbours | None = None,
+) -> Side:
+    """``desc`` indexed. The two versions of a diff mostly have the same neighbour sets: given
+    the same ``keyed_sets``, the second side reuses the keys the first one made.
+
+    Given ``neighbours``, the side is made without ``succ`` and ``pred`` (left empty): the
+    neighbour name sets of each topology are collected there instead, for a diff of a topology
+    against itself, which only asks whether they name nodes (``diff._regular_names``)."""
+    keyed_sets = {} if keyed_sets is None else keyed_sets
+    nodes: dict[Key, NodeInfo] = {}
+    succ: dict[Key, frozenset[Key]] = {}
+    pred: dict[Key, frozenset[Key]] = {}
+    owners: dict[Key, list[NodeInfo]] = {}
+    subs: dict[Key, SubtopologyInfo] = {}
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = {}
+    writers_of: dict[tuple[str, str], list[Key]] = {}
+    generated: dict[Key, naming.GeneratedName | None] = {}
+    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, generated)
+    for ti, topology in enumerate(desc.topologies):
+        tname = names[ti]
+        t = tname or ""
+        # The parser shares one set between a node's successors and the next node's
+        # predecessors (and between nodes with the same neighbours): key each set once.
+        if neighbours is None:
+            keyed: dict[frozenset[str], frozenset[Key]] | None = keyed_sets.setdefault(
+                t, {EMPTY: EMPTY_KEYS}
+            )
+            sets = None
+        else:
+            keyed, sets = None, neighbours.setdefault(t, set())
+        for sub in topology.subtopologies:
+            subs[(t, str(sub.id))] = _index_subtopology(sub, t, tname, tables, keyed, sets)
+    stores: dict[Key, StoreInfo] = {}
+    for (t, store), infos in owners.items():
+        first = infos[0] if len(infos) == 1 else _first(infos)
+        stores[(t, store)] = _store_info(
+            first.topology,
+            store,
+            first.subtopology,
+            first.is_global,
+            frozenset([i.node.name for i in infos]),
+            first.node.position.line or None,  # its ``line``
+        )
+    topics: dict[Key, TopicInfo] = {}
+    for (t, role, topic), infos in topic_nodes.items():
+        topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
+    return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+
+
+@dataclass(slots=True)
+class _Tables:
+    """The side's tables that ``_index_subtopology`` fills, node by node."""
+
+    nodes: dict[Key, NodeInfo]
+    succ: dict[Key, frozenset[Key]]
+    pred: dict[Key, frozenset[Key]]
+    owners: dict[Key, list[NodeInfo]]
+    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]]
+    writers_of: dict[tuple[str, str], list[Key]]
+    generated: dict[Key, naming.GeneratedName | None]
+
+
+def _ignored(names: frozenset[str]) -> None:
+    """Where ``_index_subtopology`` puts neighbour sets when it does not collect them."""
+
+
+def _keyed(
+    names: frozenset[str], t: str, keyed: dict[frozenset[str], frozenset[Key]]
+) -> frozenset[Key]:
+    """``names`` as keys of topology ``t``, made once per set (``keyed``)."""
+    found = keyed[names] = frozenset([(t, n) for n in names])
+    return found
+
+
+def _index_subtopology(
+    sub: Subtopology,
+    t: str,
+    tname: str | None,
+    tables: _Tables,
+    keyed: dict[frozenset[str], frozenset[Key]] | None,
+    sets: set[frozenset[str]] | None = None,
+) -> SubtopologyInfo:
+    """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
+    over the nodes collects what the summary needs as well.
+
+    This loop runs for every node of both sides of every diff: it dispatches on the node's exact
+    class once (the model's three), keys neighbour sets inline (a source has no predecessors, a
+    sink no successors) and appends to the tables without a helper per node. Without ``keyed``,
+    it collects the neighbour name sets in ``sets`` instead (``index``'s lean side)."""
+    is_global, sub_id = sub.is_global, sub.id
+    nodes, succ, pred, generated = tables.nodes, tables.succ, tables.pred, tables.generated
+    owners, topic_nodes, writers_of = tables.owners, tables.topic_nodes, tables.writers_of
+    # Listed in the order the model's own properties meet them, so that the sets come out as
+    # those would (set iteration order follows insertion order).
+    node_names: list[str] = []
+    stores: list[str] = []
+    read: list[str] = []
+    written: list[str] = []
+    patterns = False
+    recognise, internal, topic_name = naming.generated, naming.is_internal_topic, _is_topic_name
+    new, set_t, set_sub, set_global, set_node = _NEW, _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE
+    lean = keyed is None
+    keys: dict[frozenset[str], frozenset[Key]] = {} if keyed is None else keyed
+    get = keys.get
+    add = _ignored if sets is None else sets.add
+    for node in sub.nodes:
+        info = new(NodeInfo)  # NodeInfo(tname, sub_id, is_global, node), as ``setters`` says
+        set_t(info, tname)
+        set_sub(info, sub_id)
+        set_global(info, is_global)
+        set_node(info, node)
+        name = node.name
+        node_names.append(name)
+        key = (t, name)
+        nodes[key] = info
+        generated[key] = recognise(name)
+        if isinstance(node, Processor):  # most nodes
+            if lean:
+                add(node.successors)
+                add(node.predecessors)
+            else:
+                found = get(node.successors)
+                succ[key] = _keyed(node.successors, t, keys) if found is None else found
+                found = get(node.predecessors)
+                pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
+            for store in node.stores:
+                stores.append(store)
+                listed = owners.get((t, store))
+                if listed is None:
+                    owners[(t, store)] = [info]
+                else:
+                    listed.append(info)
+        elif isinstance(node, Source):
+            if lean:
+                add(node.successors)
+            else:
+                found = get(node.successors)
+                succ[key] = _keyed(node.successors, t, keys) if found is None else found
+                pred[key] = EMPTY_KEYS
+            for topic in node.topics:
+                read.append(topic)
+                role: TopicRole = (
+                    "global" if is_global else "repartition" if internal(topic) else "source"
+                )
+                if not topic_name(topic):
+                    patterns = True
+                    if role == "source":
+                        role = "pattern"
+                _add(topic_nodes, (t, role, topic), info)
+            if node.pattern is not None:
+                patterns = True
+                _add(topic_nodes, (t, "pattern", node.pattern), info)
+        else:
+            if lean:
+                add(node.predecessors)
+            else:
+                succ[key] = EMPTY_KEYS
+                found = get(node.predecessors)
+                pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
+            sink_topic = node.topic
+            if sink_topic is not None:
+                written.append(sink_topic)
+                role = "repartition" if internal(sink_topic) else "sink"
+                _add(topic_nodes, (t, role, sink_topic), info)
+                listed_keys = writers_of.get((t, sink_topic))
+                if listed_keys is None:
+                    writers_of[(t, sink_topic)] = [key]
+                else:
+                    listed_keys.append(key)
+    return _sub_info(
+        tname,
+        sub_id,
+        is_global,
+        frozenset(node_names),
+        frozenset(stores),
+        # source topics: without patterns, every topic read is a topic name
+        frozenset([t for t in frozenset(read) if topic_name(t)] if patterns else read),
+        frozenset(written),
+        sub.position.line or None,
+        _patterns(sub) if patterns else EMPTY,
+    )
+
+
+def _add(table: dict[tuple[str, TopicRole, str], list[NodeInfo]],
+         key: tuple[str, TopicRole, str], info: NodeInfo) -> None:
+    listed = table.get(key)
+    if listed is None:
+        table[key] = [info]
+    else:
+        listed.append(info)
+
+
+# Asked of every topic a source reads, on both sides of every diff: a regex match each time
+# otherwise, for the same few names.
+_is_topic_name = functools.lru_cache(maxsize=1 << 16)(naming.is_topic_name)
+
+
+def _patterns(sub: Subtopology) -> frozenset[str]:
+    """Source patterns: printed bare, or a bracketed "topic" no topic name can be."""
+    out: set[str] = set()
+    for n in sub.nodes:
+        if isinstance(n, Source):
+            if n.pattern is not None:
+                out.add(n.pattern)
+            out |= {t for t in n.topics if not naming.is_topic_name(t)}
+    return frozenset(out)
+
+
+def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo:
+    if len(infos) == 1:  # the usual case (one node reads or writes the topic): no filtering
+        first = infos[0]
+        node = first.node
+        names = frozenset([node.name])
+        writers, readers = (names, EMPTY) if type(node) is Sink else (EMPTY, names)
+        subtopologies = frozenset([first.subtopology])
+    else:
+        first = _first(infos)
+        writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
+        readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
+        subtopologies = frozenset([i.subtopology for i in infos])
+    return _topic_info_of(
+        first.topology, topic, role, writers, readers, subtopologies,
+        first.node.position.line or None,
+    )
+
+
+def _first(infos: list[NodeInfo]) -> NodeInfo:
+    """The node that places a store or topic: in the lowest sub-topology, then by name."""
+    if len(infos) == 1:  # the usual case: no sort keys to build
+        return infos[0]
+    return min(infos, key=lambda i: (i.subtopology, i.name))
+
+
+def topology_names(desc: Description) -> dict[int, str | None]:
+    """Topologies are paired by name (``Topology: <name>:``); the unnamed one with the unnamed one.
+    (describe() prints one unnamed topology; several named ones come concatenated.)"""
+    return {i: t.name for i, t in enumerate(desc.topologies)}
