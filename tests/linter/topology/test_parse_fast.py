@@ -4,6 +4,8 @@ rejects a text, ``parse`` rejects it with the same message."""
 
 from __future__ import annotations
 
+import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from linter.topology import parse_fast
 from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology, Topology
 from linter.topology.parse import TopologyParseError, decode, parse, parse_plain
 from linter.topology.render import render, to_jsonable
-from tests.conftest import FIXTURES, TOPOLOGY_CORPUS, corpus_files, corpus_text
+from tests.conftest import FIXTURES, ROOT, TOPOLOGY_CORPUS, corpus_files, corpus_text
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -208,3 +210,28 @@ def test_fast_path_reads_real_output() -> None:
     for name in ("topology/variants/canonical.txt", "examples/orders-v1.txt"):
         text = (FIXTURES / name).read_text(encoding="utf-8")
         assert parse_fast.read(text, name) is not None, name
+
+
+# --- the benchmark's inputs ----------------------------------------------------------------------
+
+def _benchmark_generate() -> Callable[[int, int], str]:
+    """``generate`` of benchmarks/parse.py (not a package: loaded from its file)."""
+    spec = importlib.util.spec_from_file_location("benchmark_parse", ROOT / "benchmarks/parse.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.generate  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(("nodes", "seed"), [(40, 3), (5000, 5)])
+def test_benchmark_inputs_take_the_fast_path(nodes: int, seed: int) -> None:
+    """What benchmarks/parse.py times (and holds against the peer viewer) is the fast path
+    building the whole model, the plain reader's to the last position; the large input runs
+    past the lines whose positions the fast path keeps between texts (parse_fast._KEPT_LINES),
+    which no other text here does."""
+    text = _benchmark_generate()(nodes, seed)
+    if nodes > 100:
+        assert text.count("\n") > parse_fast._KEPT_LINES
+    assert parse_fast.read(text, "t.txt") is not None
+    assert_same_reading(text)
