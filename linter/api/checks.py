@@ -5,7 +5,7 @@ them again."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -40,14 +40,22 @@ def lint(description: Description, settings: Settings = Settings()) -> Report:
     return lint_all((description,), settings)
 
 
-def lint_all(descriptions: Iterable[Description], settings: Settings = Settings()) -> Report:
-    """Lint several describe() models into one report (``ksafe lint FILE...``)."""
+def lint_all(
+    descriptions: Iterable[Description],
+    settings: Settings = Settings(),
+    *,
+    application_ids: Sequence[str | None] = (),
+) -> Report:
+    """Lint several describe() models into one report (``ksafe lint FILE...``).
+    ``application_ids``: each model's own application id (a configuration's ``[[paths]]`` may
+    give each file its own), in place of ``settings.application_id``."""
     rules = selected(TOPOLOGY_RULES, settings)
     severities = severity_overrides(rules, settings)
     findings: list[Finding] = []
     inputs: dict[str, str] = {}
     for i, description in enumerate(descriptions):
-        subject = LintSubject(description, settings.application_id)
+        app = application_ids[i] if application_ids else settings.application_id
+        subject = LintSubject(description, app)
         # unsorted: finish() sorts them all (stably, so the order is the same as sorting twice)
         findings += collect(rules, TOPOLOGY, subject, severities=severities)
         if description.path:

@@ -31,12 +31,15 @@ def resolved(config: Config, anchor: Path | None, application_id: str | None = N
 def check_lint(
     files: Sequence[Path], config: Config | None = None, *, application_id: str | None = None
 ) -> Result:
-    """Lint describe() texts (KS1xx rules) with the settings of the first one."""
+    """Lint describe() texts (KS1xx rules), each naming its topics with its own application id
+    (the command line's, else its ``[[paths]]`` entry's, else the configuration's); the result
+    carries the first file's settings."""
     config = config if config is not None else Config()
     settings = resolved(config, files[0], application_id)
+    ids = [resolved(config, f, application_id).application_id for f in files]
     models = [parse_file(f) for f in files]
     drawn = models[0] if len(models) == 1 else None  # HTML draws one topology, not several
-    return Result(lint_all(models, settings), settings, after=drawn)
+    return Result(lint_all(models, settings, application_ids=ids), settings, after=drawn)
 
 
 def _properties(

@@ -41,6 +41,28 @@ def test_the_command_line_application_id_wins_over_the_configured_one(tmp_path: 
     assert chosen.settings.application_id == "flag"
 
 
+def test_each_file_linted_together_names_its_topics_with_its_own_application_id(
+    tmp_path: Path,
+) -> None:
+    clicks, words = EXAMPLES / "clicks-v2.txt", EXAMPLES / "word-count-v2.txt"
+    text = f'application-id = "from-config"\n[[paths]]\npath = "{clicks}"\n'
+    config = parse_config(text + 'application-id = "clicks-app"\n', tmp_path / "ksafe.toml")
+    result = api.check_lint([clicks, words], config)
+    changelogs = sorted(
+        f.message.split("its changelog ")[1].split("-")[0]
+        for f in result.report.findings
+        if f.rule == "KS101"
+    )
+    assert changelogs == ["clicks", "from"], changelogs  # clicks-app-..., from-config-...
+    # each file alone says the same as the two together
+    alone = [api.check_lint([f], config).report.findings for f in (clicks, words)]
+    assert sorted(f.message for f in result.report.findings) == sorted(
+        f.message for findings in alone for f in findings
+    )
+    flag = api.check_lint([clicks, words], config, application_id="flag").report.findings
+    assert all("its changelog flag-" in f.message for f in flag if f.rule == "KS101")
+
+
 def test_a_config_only_diff_draws_nothing(tmp_path: Path) -> None:
     (tmp_path / "b.properties").write_text("application.id=a\n")
     (tmp_path / "a.properties").write_text("application.id=b\n")
