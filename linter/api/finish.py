@@ -14,7 +14,7 @@ from linter.report.model import AppVerdict, Report, ReportKind, Summary
 from linter.settings import Settings, selected, severity_overrides
 from rules.facts import AppFacts
 from rules.framework import Finding, run
-from rules.verdict import Verdict, assess, verdict_of
+from rules.verdict import DeploymentPlan, Verdict, agree, assess, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import ACKNOWLEDGEMENTS
 
@@ -99,6 +99,20 @@ def finish(
         summary=Summary.of(ordered),
         notes=not_checked(ordered),
     )
+
+
+def judged(
+    findings: Iterable[Finding], settings: Settings, inputs: Mapping[str, str] | None = None
+) -> tuple[tuple[Finding, ...], Verdict, DeploymentPlan]:
+    """A diff's findings, verdict and plan as :func:`finish` makes them, without the report, for
+    a caller that reads no more (the fleet scan): no facts, so a reset or blue-green plan lists
+    the findings' own steps, not its runbook (the strategy and why are the same)."""
+    ordered = sort_findings(_acknowledge(list(findings), settings, inputs))
+    verdict, plan = assess(ordered)
+    problem = agree(verdict, plan)
+    if problem is not None:  # what the report checks when it is built
+        raise ValueError(problem)
+    return ordered, verdict, plan
 
 
 def _acknowledge(

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from rules.framework import Finding, Severity
+from rules.framework import Finding, Raw, Severity
 
 
 @dataclass(slots=True)
@@ -120,6 +120,30 @@ def finding_row(
         str(f.requires) if f.requires is not None else None,
         f.step,
         f.acknowledged,
+    )
+
+
+def raw_row(
+    raw: Raw, app_id: str | None, check: str, before: str | None, after: str | None
+) -> FindingRow:
+    """:func:`finding_row` of the finding ``raw`` makes, without making it (``to_finding``)."""
+    r, hit, severity, fingerprint = raw
+    return FindingRow(
+        app_id,
+        check,
+        before,  # version_before
+        after,  # version_after
+        r.id,
+        r.name,
+        str(severity),
+        str(r.impact),
+        fingerprint,
+        hit.message,
+        tuple([f"{x.kind}:{x.name}" for x in hit.resources]),
+        hit.remediation,
+        str(hit.requires) if hit.requires is not None else None,
+        hit.step,
+        None,  # acknowledged: a raw finding is made without acknowledgements
     )
 
 
