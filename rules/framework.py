@@ -120,6 +120,10 @@ class DeployStrategy(StrEnum):
         return list(DeployStrategy).index(self)
 
 
+# A location as a rule gives it (path, line, side): see :func:`location`.
+At: TypeAlias = tuple[str | None, int | None, str | None]
+
+
 @dataclass(slots=True)
 class Hit:
     """What a rule yields. ``key`` identifies the finding among the rule's others for the
@@ -135,7 +139,7 @@ class Hit:
 
     message: str
     resources: tuple[Resource, ...] = ()
-    locations: tuple[Location, ...] = ()
+    locations: tuple[Location | At, ...] = ()  # an At is made a Location with the finding
     remediation: str = ""
     key: str | None = None
     requires: DeployStrategy | None = None
@@ -229,7 +233,7 @@ def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Find
             "impact": r.impact,
             "message": hit.message,
             "resources": tuple(hit.resources),
-            "locations": tuple(hit.locations),
+            "locations": tuple([_made(x) if type(x) is tuple else x for x in hit.locations]),
             "remediation": hit.remediation,
             "fingerprint": fingerprint(r.id, hit),
             "requires": hit.requires,
@@ -267,9 +271,16 @@ def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M
 
 
 
-def location(path: str | None, line: int | None, side: str | None = None) -> Location:
-    """``Location(path=path, line=line, side=side)`` (``side`` unset when None), made like
-    :func:`to_finding` makes findings: rules make one for almost every finding."""
+def location(path: str | None, line: int | None, side: str | None = None) -> At:
+    """``Location(path=path, line=line, side=side)`` (``side`` unset when None) for a hit: made a
+    Location when the hit is made a finding. Rules point almost every hit at a line, and the
+    fleet scan, which makes rows of hits (:func:`collect_raw`), has no column for locations."""
+    return (path, line, side)
+
+
+def _made(at: At) -> Location:
+    """The Location ``at`` stands for, made like :func:`to_finding` makes findings."""
+    path, line, side = at
     values = {"path": path, "line": line, "column": None, "side": side}
     return _trusted(Location, values, _AT_LINE if side is None else _AT_LINE_OF_SIDE)
 

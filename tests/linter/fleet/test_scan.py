@@ -310,6 +310,7 @@ def test_an_apps_rows_are_its_reports_findings(settings: Settings) -> None:
     ]
     assert found.app.status == SCANNED
     assert list(found.findings) == expected
-    assert diff.verdict is not None and diff.plan is not None
+    assert diff.verdict is not None
+    assert diff.plan is not None
     assert (found.app.verdict, found.app.strategy) == (diff.verdict, diff.plan.strategy)
     assert len({r.check for r in found.findings}) == 2
