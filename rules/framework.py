@@ -323,30 +323,30 @@ def collect(
 Raw: TypeAlias = tuple["Rule[Any]", Hit, Severity, str]
 
 
-def collect_raw(
+def run_raw(
     rules: Iterable[Rule[Any]],
     kind: SubjectKind[S],
     subject: S,
     *,
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Raw]:
-    """:func:`collect`'s findings before they are made, in the same order (see :func:`raw_key`)."""
+    """:func:`run`'s findings before they are made, in the same order (:meth:`Finding.sort_key`,
+    stably)."""
     overrides = severities or {}
     out: list[Raw] = []
+    keys: list[tuple[int, str, str, str]] = []
     for r in rules:
         if r.subject != kind:
             continue
         override = overrides.get(r.id)
         severity = r.severity if override is None else Severity(override)
-        rule_id = r.id
+        rank, rule_id = -_SEVERITY_RANK[severity], r.id
         for hit in r.func(subject):
-            out.append((r, hit, severity, fingerprint(rule_id, hit)))
-    return out
-
-
-def raw_key(raw: Raw) -> tuple[int, str, str, str]:
-    """:meth:`Finding.sort_key` of the finding ``raw`` makes."""
-    return (-_SEVERITY_RANK[raw[2]], raw[0].id, raw[3], raw[1].message)
+            fp = fingerprint(rule_id, hit)
+            out.append((r, hit, severity, fp))
+            keys.append((rank, rule_id, fp, hit.message))
+    # sorted by index with the keys made on the way: no Python call per comparison key
+    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
 
 
 def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:

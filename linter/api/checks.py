@@ -18,7 +18,7 @@ from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.facts import AppFacts, app_facts, unchecked
-from rules.framework import DeployStrategy, Finding, Raw, collect, collect_raw, raw_key
+from rules.framework import DeployStrategy, Finding, Raw, collect, run_raw
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import (
     STREAMS_CONFIG,
@@ -65,9 +65,7 @@ def lint_raw(description: Description, settings: Settings = Settings()) -> list[
         raise ValueError("lint_raw() takes no acknowledgements: call lint()")
     rules = selected(TOPOLOGY_RULES, settings)
     subject = LintSubject(description, settings.application_id)
-    raw = collect_raw(rules, TOPOLOGY, subject, severities=severity_overrides(rules, settings))
-    raw.sort(key=raw_key)  # stably, as finish() sorts findings
-    return raw
+    return run_raw(rules, TOPOLOGY, subject, severities=severity_overrides(rules, settings))
 
 
 def diff(

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from rules.framework import Finding, Raw, Severity
+from rules.framework import Finding, Impact, Raw, Severity
 
 
 @dataclass(slots=True)
@@ -128,6 +128,7 @@ def raw_row(
 ) -> FindingRow:
     """:func:`finding_row` of the finding ``raw`` makes, without making it (``to_finding``)."""
     r, hit, severity, fingerprint = raw
+    res = hit.resources
     return FindingRow(
         app_id,
         check,
@@ -135,16 +136,23 @@ def raw_row(
         after,  # version_after
         r.id,
         r.name,
-        str(severity),
-        str(r.impact),
+        _TEXT[severity],
+        _TEXT[r.impact],
         fingerprint,
         hit.message,
-        tuple([f"{x.kind}:{x.name}" for x in hit.resources]),
+        # most hits name one resource: no list made for it
+        (f"{res[0].kind}:{res[0].name}",) if len(res) == 1 else tuple(
+            [f"{x.kind}:{x.name}" for x in res]
+        ),
         hit.remediation,
         str(hit.requires) if hit.requires is not None else None,
         hit.step,
         None,  # acknowledged: a raw finding is made without acknowledgements
     )
+
+
+# Each member's text, a dict lookup (a member is a str) in place of a call of ``str()``.
+_TEXT: dict[str, str] = {m: m.value for m in (*Severity, *Impact)}
 
 
 def error_row(app_id: str, version: str | None, message: str) -> FindingRow:

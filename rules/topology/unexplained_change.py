@@ -64,6 +64,8 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for n in diff.nodes.removed:
         note(n, "removed", "before")
     for p in diff.nodes.pairs:
+        if not p.changes:  # most nodes of an upgrade
+            continue
         if Change.RENAMED in p.changes:
             note(p.after, "renamed", "after")
         elif not p.changes.isdisjoint(_NEIGHBOURS):
