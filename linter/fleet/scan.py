@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from linter import api
 from linter.fleet.lineage import facts_of
-from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row, raw_row
+from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row, raw_rows
 from linter.lineage import AppFacts
 from linter.topology.errors import StreamsConfigError, TopologyParseError
 from linter.topology.model import Description
@@ -80,7 +80,7 @@ def _lint_rows(
 ) -> list[FindingRow]:
     if settings.acknowledgements:  # they mark findings and add their own: the report has them
         return _rows(api.lint(model, settings).findings, app_id, "lint", None, version)
-    return [raw_row(raw, app_id, "lint", None, version) for raw in api.lint_raw(model, settings)]
+    return raw_rows(api.lint_raw(model, settings), app_id, "lint", None, version)
 
 
 def _live(rows: Sequence[FindingRow]) -> tuple[int, int, int]:
