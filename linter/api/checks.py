@@ -153,8 +153,7 @@ def judge_upgrade(
     findings, inputs, _, _, _ = _diff_findings(
         before, after, settings, streams_before=streams_before, streams_after=streams_after
     )
-    ordered, verdict, plan = judged(findings, settings, inputs)
-    return Upgrade(ordered, verdict, plan.strategy)
+    return Upgrade(*judged(findings, settings, inputs))
 
 
 def _diff_findings(
