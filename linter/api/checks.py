@@ -56,15 +56,21 @@ def lint_all(descriptions: Iterable[Description], settings: Settings = Settings(
     return finish("lint", findings, settings, inputs=inputs)
 
 
-def lint_raw(description: Description, settings: Settings = Settings()) -> list[Raw]:
+def lint_raw(
+    description: Description,
+    settings: Settings = Settings(),
+    *,
+    application_id: str | None = None,
+) -> list[Raw]:
     """:func:`lint`'s findings before they are made, in its report's order, for a caller that
     makes rows of its own (the fleet scan: some thirty findings an app, each made once).
     Without acknowledgements only: they mark findings and add the workflow rules' own, which
-    :func:`lint` does."""
+    :func:`lint` does. ``application_id``, when given, stands for ``settings.application_id``
+    (a fleet app's own, without a copy of the settings for each app)."""
     if settings.acknowledgements:
         raise ValueError("lint_raw() takes no acknowledgements: call lint()")
     rules = selected(TOPOLOGY_RULES, settings)
-    subject = LintSubject(description, settings.application_id)
+    subject = LintSubject(description, application_id or settings.application_id)
     return run_raw(rules, TOPOLOGY, subject, severities=severity_overrides(rules, settings))
 
 
@@ -147,11 +153,18 @@ def judge_upgrade(
     *,
     streams_before: StreamsConfig | None = None,
     streams_after: StreamsConfig | None = None,
+    application_id: str | None = None,
 ) -> Upgrade:
     """:func:`judge_diff`'s findings, verdict and strategy, for a caller that reads no more (the
-    fleet scan): without the runbook's facts, nor what describe() cannot show, nor a report."""
+    fleet scan): without the runbook's facts, nor what describe() cannot show, nor a report.
+    ``application_id`` as :func:`lint_raw`'s."""
     findings, inputs, _, _, _ = _diff_findings(
-        before, after, settings, streams_before=streams_before, streams_after=streams_after
+        before,
+        after,
+        settings,
+        streams_before=streams_before,
+        streams_after=streams_after,
+        application_id=application_id,
     )
     return Upgrade(*judged(findings, settings, inputs))
 
@@ -165,13 +178,15 @@ def _diff_findings(
     streams_after: StreamsConfig | None,
     streams_version_before: str | None = None,
     streams_version_after: str | None = None,
+    application_id: str | None = None,
 ) -> tuple[list[Finding], dict[str, str], TopologyDiff | None, str | None, str | None]:
     """:func:`judge_diff`'s raw findings (unsorted), inputs and topology diff, and the
-    application id and state directory they were judged with."""
+    application id and state directory they were judged with (``application_id`` stands for
+    ``settings.application_id`` when given)."""
     for cfg in (streams_before, streams_after):
         if cfg is not None:
             cfg.optimizations()  # fail early, located, on values Streams would reject
-    app = settings.application_id or next(
+    app = application_id or settings.application_id or next(
         (c.application_id for c in (streams_after, streams_before) if c and c.application_id),
         None,
     )

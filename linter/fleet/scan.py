@@ -76,11 +76,17 @@ def _rows(
 
 
 def _lint_rows(
-    model: Description, settings: api.Settings, app_id: str, version: str
+    model: Description,
+    settings: api.Settings,
+    application_id: str | None,
+    app_id: str,
+    version: str,
 ) -> list[FindingRow]:
     if settings.acknowledgements:  # they mark findings and add their own: the report has them
-        return _rows(api.lint(model, settings).findings, app_id, "lint", None, version)
-    return raw_rows(api.lint_raw(model, settings), app_id, "lint", None, version)
+        own = replace(settings, application_id=application_id)
+        return _rows(api.lint(model, own).findings, app_id, "lint", None, version)
+    raws = api.lint_raw(model, settings, application_id=application_id)
+    return raw_rows(raws, app_id, "lint", None, version)
 
 
 def _live(rows: Sequence[FindingRow]) -> tuple[int, int, int]:
@@ -196,12 +202,7 @@ def _check(
 ) -> AppScan:
     latest, config = ordered[-1], configs[-1]
     application_id = (config.application_id if config else None) or settings.application_id
-    own = (
-        settings
-        if application_id == settings.application_id
-        else replace(settings, application_id=application_id)
-    )
-    lint = _lint_rows(models[-1], own, app_id, latest.version)
+    lint = _lint_rows(models[-1], settings, application_id, app_id, latest.version)
     # A check's findings are sorted by severity, rule, fingerprint and message, as its rows sort
     # after their check and versions (FindingRow.sort_key): ordering the checks orders the
     # rows, without a sort key made for each row.
@@ -212,9 +213,10 @@ def _check(
         judged = api.judge_upgrade(
             models[i],
             models[j],
-            own,
+            settings,
             streams_before=configs[i],
             streams_after=configs[j],
+            application_id=application_id,
         )
         before, after = ordered[i].version, ordered[j].version
         reports.append(
