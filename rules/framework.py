@@ -120,6 +120,10 @@ class DeployStrategy(StrEnum):
         return list(DeployStrategy).index(self)
 
 
+# A location as a rule gives it (path, line, side): see :func:`location`.
+At: TypeAlias = tuple[str | None, int | None, str | None]
+
+
 @dataclass(slots=True)
 class Hit:
     """What a rule yields. ``key`` identifies the finding among the rule's others for the
@@ -135,7 +139,7 @@ class Hit:
 
     message: str
     resources: tuple[Resource, ...] = ()
-    locations: tuple[Location, ...] = ()
+    locations: tuple[Location | At, ...] = ()  # an At is made a Location with the finding
     remediation: str = ""
     key: str | None = None
     requires: DeployStrategy | None = None
@@ -229,7 +233,7 @@ def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Find
             "impact": r.impact,
             "message": hit.message,
             "resources": tuple(hit.resources),
-            "locations": tuple(hit.locations),
+            "locations": tuple([_made(x) if type(x) is tuple else x for x in hit.locations]),
             "remediation": hit.remediation,
             "fingerprint": fingerprint(r.id, hit),
             "requires": hit.requires,
@@ -267,9 +271,16 @@ def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M
 
 
 
-def location(path: str | None, line: int | None, side: str | None = None) -> Location:
-    """``Location(path=path, line=line, side=side)`` (``side`` unset when None), made like
-    :func:`to_finding` makes findings: rules make one for almost every finding."""
+def location(path: str | None, line: int | None, side: str | None = None) -> At:
+    """``Location(path=path, line=line, side=side)`` (``side`` unset when None) for a hit: made a
+    Location when the hit is made a finding. Rules point almost every hit at a line, and the
+    fleet scan, which makes rows of hits (:func:`collect_raw`), has no column for locations."""
+    return (path, line, side)
+
+
+def _made(at: At) -> Location:
+    """The Location ``at`` stands for, made like :func:`to_finding` makes findings."""
+    path, line, side = at
     values = {"path": path, "line": line, "column": None, "side": side}
     return _trusted(Location, values, _AT_LINE if side is None else _AT_LINE_OF_SIDE)
 
@@ -305,6 +316,37 @@ def collect(
         for hit in r.func(subject):
             out.append(to_finding(r, hit, severity))
     return out
+
+
+# A hit with its rule, severity and fingerprint: what a finding is made of, for a caller that
+# makes findings of its own form (the fleet scan's rows) and would only take a Finding apart.
+Raw: TypeAlias = tuple["Rule[Any]", Hit, Severity, str]
+
+
+def run_raw(
+    rules: Iterable[Rule[Any]],
+    kind: SubjectKind[S],
+    subject: S,
+    *,
+    severities: Mapping[str, Severity] | None = None,
+) -> list[Raw]:
+    """:func:`run`'s findings before they are made, in the same order (:meth:`Finding.sort_key`,
+    stably)."""
+    overrides = severities or {}
+    out: list[Raw] = []
+    keys: list[tuple[int, str, str, str]] = []
+    for r in rules:
+        if r.subject != kind:
+            continue
+        override = overrides.get(r.id)
+        severity = r.severity if override is None else Severity(override)
+        rank, rule_id = -_SEVERITY_RANK[severity], r.id
+        for hit in r.func(subject):
+            fp = fingerprint(rule_id, hit)
+            out.append((r, hit, severity, fp))
+            keys.append((rank, rule_id, fp, hit.message))
+    # sorted by index with the keys made on the way: no Python call per comparison key
+    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
 
 
 def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:

@@ -91,18 +91,7 @@ def assess(
     ``facts`` (the application's topics) turns a reset or blue-green plan into that strategy's
     runbook; without them (cluster and fleet checks) the findings' own steps are listed.
     """
-    # the findings the verdict counts, and no others: an info finding (a rule turned down in
-    # the config) asking for a reset would otherwise give "safe" next to a reset plan
-    live = [f for f in findings if f.acknowledged is None and f.severity is not Severity.INFO]
-    verdict = verdict_of(live)
-    deciding: Finding | None = None
-    for f in live:
-        if f.requires is not None and (deciding is None or f.requires.rank > _rank(deciding)):
-            deciding = f
-    strategy = deciding.requires if deciding is not None else None
-    strategy = strategy or DeployStrategy.ROLLING_BOUNCE
-    # errors no strategy fixes: the plan must say so before any step
-    blocking = [f for f in live if f.severity is Severity.ERROR and f.requires is None]
+    live, verdict, deciding, blocking, strategy = _decided(findings)
     steps: dict[str, None] = {}  # ordered and deduplicated in one
     if blocking:
         names = ", ".join(dict.fromkeys(f"{f.rule} {f.name}" for f in blocking))
@@ -133,6 +122,32 @@ def assess(
         steps=tuple(steps),
         complete=complete,
     )
+
+
+def decide(findings: Iterable[Finding]) -> tuple[Verdict, DeployStrategy, str]:
+    """:func:`assess`'s verdict, and its plan's strategy and why, without the plan's steps: for
+    a caller that reads no more (the fleet scan)."""
+    live, verdict, deciding, blocking, strategy = _decided(findings)
+    return verdict, strategy, _why(verdict, deciding, blocking, live)
+
+
+def _decided(
+    findings: Iterable[Finding],
+) -> tuple[list[Finding], Verdict, Finding | None, list[Finding], DeployStrategy]:
+    """The findings the verdict counts, the verdict, the finding whose strategy the plan takes
+    (None: a rolling bounce), the errors no strategy fixes, and the strategy."""
+    # the findings the verdict counts, and no others: an info finding (a rule turned down in
+    # the config) asking for a reset would otherwise give "safe" next to a reset plan
+    live = [f for f in findings if f.acknowledged is None and f.severity is not Severity.INFO]
+    verdict = verdict_of(live)
+    deciding: Finding | None = None
+    for f in live:
+        if f.requires is not None and (deciding is None or f.requires.rank > _rank(deciding)):
+            deciding = f
+    # errors no strategy fixes: the plan must say so before any step
+    blocking = [f for f in live if f.severity is Severity.ERROR and f.requires is None]
+    strategy = deciding.requires if deciding is not None else None
+    return live, verdict, deciding, blocking, strategy or DeployStrategy.ROLLING_BOUNCE
 
 
 def _in_place_steps(live: Sequence[Finding], facts: AppFacts | None) -> list[str]:
@@ -181,10 +196,15 @@ def _why(
 def agree(verdict: Verdict, plan: DeploymentPlan) -> str | None:
     """Why ``verdict`` and ``plan`` contradict each other, or None: what a report checks when
     it is built, so a renderer can never show ``unsafe`` next to "nothing required"."""
-    if verdict is not Verdict.SAFE and plan.why == NOTHING_REQUIRED:
-        return f"verdict {verdict.value} with the plan {plan.why!r}"
-    if verdict is Verdict.SAFE and plan.strategy in _REBUILDS:
-        return f"verdict safe with the plan {plan.strategy.value}"
+    return disagreement(verdict, plan.strategy, plan.why)
+
+
+def disagreement(verdict: Verdict, strategy: DeployStrategy, why: str) -> str | None:
+    """:func:`agree` on a plan's strategy and why (:func:`decide`)."""
+    if verdict is not Verdict.SAFE and why == NOTHING_REQUIRED:
+        return f"verdict {verdict.value} with the plan {why!r}"
+    if verdict is Verdict.SAFE and strategy in _REBUILDS:
+        return f"verdict safe with the plan {strategy.value}"
     return None
 
 

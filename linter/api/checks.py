@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from linter.api.cluster_checks import cluster_simulation, cluster_warnings_noted
-from linter.api.finish import finish
+from linter.api.finish import finish, judged
 from linter.report.model import Report
 from linter.settings import Settings, selected, severity_overrides
 from linter.topology.diff import TopologyDiff
@@ -18,7 +18,7 @@ from linter.topology.diff import diff as match
 from linter.topology.model import Description
 from linter.topology.streams_config import StreamsConfig, diff_configs
 from rules.facts import AppFacts, app_facts, unchecked
-from rules.framework import Finding, collect
+from rules.framework import DeployStrategy, Finding, Raw, collect, run_raw
 from rules.topology import TOPOLOGY_RULES
 from rules.topology.context import (
     STREAMS_CONFIG,
@@ -28,6 +28,7 @@ from rules.topology.context import (
     DiffSubject,
     LintSubject,
 )
+from rules.verdict import Verdict
 
 if TYPE_CHECKING:  # the cluster engine is imported by the cluster checks, when they run
     from cluster_engine.plan import Plan
@@ -61,6 +62,24 @@ def lint_all(
         if description.path:
             inputs["topology" if i == 0 else f"topology-{i + 1}"] = description.path
     return finish("lint", findings, settings, inputs=inputs)
+
+
+def lint_raw(
+    description: Description,
+    settings: Settings = Settings(),
+    *,
+    application_id: str | None = None,
+) -> list[Raw]:
+    """:func:`lint`'s findings before they are made, in its report's order, for a caller that
+    makes rows of its own (the fleet scan: some thirty findings an app, each made once).
+    Without acknowledgements only: they mark findings and add the workflow rules' own, which
+    :func:`lint` does. ``application_id``, when given, stands for ``settings.application_id``
+    (a fleet app's own, without a copy of the settings for each app)."""
+    if settings.acknowledgements:
+        raise ValueError("lint_raw() takes no acknowledgements: call lint()")
+    rules = selected(TOPOLOGY_RULES, settings)
+    subject = LintSubject(description, application_id or settings.application_id)
+    return run_raw(rules, TOPOLOGY, subject, severities=severity_overrides(rules, settings))
 
 
 def diff(
@@ -103,18 +122,84 @@ def judge_diff(
     else ``application.id`` of the after (or before) config. Raises
     :class:`~linter.topology.streams_config.StreamsConfigError` for a config value Streams rejects.
     """
+    findings, inputs, topology, app, state_dir = _diff_findings(
+        before,
+        after,
+        settings,
+        streams_before=streams_before,
+        streams_after=streams_after,
+        streams_version_before=streams_version_before,
+        streams_version_after=streams_version_after,
+    )
+    facts, notes = app_context(
+        before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
+    )
+    report = finish(
+        "diff",
+        findings,
+        settings,
+        inputs=inputs,
+        facts=facts,
+        notes=notes,
+    )
+    return report, topology
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """An upgrade judged without a report (:func:`judge_upgrade`)."""
+
+    findings: tuple[Finding, ...]  # the report's: acknowledgements applied, sorted
+    verdict: Verdict
+    strategy: DeployStrategy
+
+
+def judge_upgrade(
+    before: Description,
+    after: Description,
+    settings: Settings = Settings(),
+    *,
+    streams_before: StreamsConfig | None = None,
+    streams_after: StreamsConfig | None = None,
+    application_id: str | None = None,
+) -> Upgrade:
+    """:func:`judge_diff`'s findings, verdict and strategy, for a caller that reads no more (the
+    fleet scan): without the runbook's facts, nor what describe() cannot show, nor a report.
+    ``application_id`` as :func:`lint_raw`'s."""
+    findings, inputs, _, _, _ = _diff_findings(
+        before,
+        after,
+        settings,
+        streams_before=streams_before,
+        streams_after=streams_after,
+        application_id=application_id,
+    )
+    return Upgrade(*judged(findings, settings, inputs))
+
+
+def _diff_findings(
+    before: Description | None,
+    after: Description | None,
+    settings: Settings,
+    *,
+    streams_before: StreamsConfig | None,
+    streams_after: StreamsConfig | None,
+    streams_version_before: str | None = None,
+    streams_version_after: str | None = None,
+    application_id: str | None = None,
+) -> tuple[list[Finding], dict[str, str], TopologyDiff | None, str | None, str | None]:
+    """:func:`judge_diff`'s raw findings (unsorted), inputs and topology diff, and the
+    application id and state directory they were judged with (``application_id`` stands for
+    ``settings.application_id`` when given)."""
     for cfg in (streams_before, streams_after):
         if cfg is not None:
             cfg.optimizations()  # fail early, located, on values Streams would reject
-    app = settings.application_id or next(
+    app = application_id or settings.application_id or next(
         (c.application_id for c in (streams_after, streams_before) if c and c.application_id),
         None,
     )
     state_dir = next(
         (c.state_dir for c in (streams_after, streams_before) if c and c.state_dir), None
-    )
-    facts, notes = app_context(
-        before, after, app, state_dir=state_dir, configs=(streams_before, streams_after)
     )
     rules = selected(TOPOLOGY_RULES, settings)
     severities = severity_overrides(rules, settings)
@@ -123,9 +208,12 @@ def judge_diff(
     topology = None
     if before is not None and after is not None:
         topology = match(before, after)
-        subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
-        # unsorted, as lint_all: finish() sorts them all, stably
-        findings += collect(rules, TOPOLOGY_DIFF, subject, severities=severities)
+        # A version reprinted unchanged is parsed once (the fleet scan's versions): no diff rule
+        # has anything to judge in it (tests/rules/test_catalogue.py holds it over the corpus).
+        if before.topologies is not after.topologies:
+            subject = DiffSubject(topology, application_id=app, state_dir=state_dir)
+            # unsorted, as lint_all: finish() sorts them all, stably
+            findings += collect(rules, TOPOLOGY_DIFF, subject, severities=severities)
         inputs.update({"before": before.path or "", "after": after.path or ""})
     # the versions alone decide upgrade.from, downgrades and known-bad releases
     versions = streams_version_before is not None or streams_version_after is not None
@@ -142,15 +230,7 @@ def judge_diff(
         for name, cfg in (("config-before", streams_before), ("config-after", streams_after)):
             if cfg is not None and cfg.path:
                 inputs[name] = cfg.path
-    report = finish(
-        "diff",
-        findings,
-        settings,
-        inputs={k: v for k, v in inputs.items() if v},
-        facts=facts,
-        notes=notes,
-    )
-    return report, topology
+    return findings, {k: v for k, v in inputs.items() if v}, topology, app, state_dir
 
 
 def app_context(

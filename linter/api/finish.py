@@ -13,8 +13,8 @@ from linter.acknowledgements import apply as apply_acknowledgements
 from linter.report.model import AppVerdict, Report, ReportKind, Summary
 from linter.settings import Settings, selected, severity_overrides
 from rules.facts import AppFacts
-from rules.framework import Finding, run
-from rules.verdict import Verdict, assess, verdict_of
+from rules.framework import DeployStrategy, Finding, run
+from rules.verdict import Verdict, assess, decide, disagreement, verdict_of
 from rules.workflow import WORKFLOW_RULES
 from rules.workflow.acknowledgements import ACKNOWLEDGEMENTS
 
@@ -99,6 +99,19 @@ def finish(
         summary=Summary.of(ordered),
         notes=not_checked(ordered),
     )
+
+
+def judged(
+    findings: Iterable[Finding], settings: Settings, inputs: Mapping[str, str] | None = None
+) -> tuple[tuple[Finding, ...], Verdict, DeployStrategy]:
+    """A diff's findings, verdict and strategy as :func:`finish` makes them, without the report
+    or the plan's steps, for a caller that reads no more (the fleet scan)."""
+    ordered = sort_findings(_acknowledge(list(findings), settings, inputs))
+    verdict, strategy, why = decide(ordered)
+    problem = disagreement(verdict, strategy, why)
+    if problem is not None:  # what the report checks when it is built
+        raise ValueError(problem)
+    return ordered, verdict, strategy
 
 
 def _acknowledge(

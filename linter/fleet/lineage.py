@@ -95,15 +95,16 @@ def facts_of(
             if stores and not sub.is_global:
                 stateful.update(external)
                 internal.update(f"{prefix}{s}-changelog" for s in stores)
+    produced = frozenset(produces)  # produced_topics(description), worked out on the way
     return AppFacts(
         app_id=app_id,
         application_id=app_key,
         version=version,
         upgrade=upgrade,
-        produces=frozenset(produces),
+        produces=produced,
         consumes=frozenset(consumes),
         stateful_on=frozenset(stateful),
-        key_changes=key_change_topics(upgrade_findings, before, description),
+        key_changes=key_change_topics(upgrade_findings, before, description, produced),
         internal=frozenset(internal),
     )
 
@@ -126,19 +127,25 @@ def _sub_topics(sub: Subtopology) -> tuple[set[str], set[str], set[str]]:
 
 
 def key_change_topics(
-    findings: Iterable[Finding], before: Description | None, after: Description
+    findings: Iterable[Finding],
+    before: Description | None,
+    after: Description,
+    produces: frozenset[str] | None = None,
 ) -> frozenset[str]:
     """Output topics whose key changes (or which disappear) in the upgrade ``before -> after``.
 
     A finding names its topics; a ``key-change-before-stateful`` finding that names only a store
-    changes the key of what that store's sub-topology writes.
+    changes the key of what that store's sub-topology writes. ``produces``: what ``after``
+    produces (:func:`produced_topics`), when the caller has worked it out already.
     """
     relevant = [
         f for f in findings if f.name in KEY_CHANGE_RULES and f.acknowledged is None
     ]
     if not relevant:  # the usual case: no need to work out the topics the versions write
         return frozenset()
-    produced = produced_topics(after) | (produced_topics(before) if before else frozenset())
+    produced = (produced_topics(after) if produces is None else produces) | (
+        produced_topics(before) if before else frozenset()
+    )
     out: set[str] = set()
     for f in relevant:
         named = {r.name for r in f.resources if r.kind.endswith("topic")} & produced

@@ -16,9 +16,8 @@ from operator import itemgetter
 
 from linter import api
 from linter.fleet.lineage import facts_of
-from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row
+from linter.fleet.rows import AppRow, FindingRow, error_row, finding_row, raw_rows
 from linter.lineage import AppFacts
-from linter.report.model import Report
 from linter.topology.errors import StreamsConfigError, TopologyParseError
 from linter.topology.model import Description
 from linter.topology.parse import parse
@@ -71,9 +70,23 @@ def order_versions(rows: Iterable[Version]) -> list[Version]:
 
 
 def _rows(
-    report: Report, app_id: str, check: str, before: str | None, after: str | None
+    findings: Iterable[Finding], app_id: str, check: str, before: str | None, after: str | None
 ) -> list[FindingRow]:
-    return [finding_row(f, app_id, check, before, after) for f in report.findings]
+    return [finding_row(f, app_id, check, before, after) for f in findings]
+
+
+def _lint_rows(
+    model: Description,
+    settings: api.Settings,
+    application_id: str | None,
+    app_id: str,
+    version: str,
+) -> list[FindingRow]:
+    if settings.acknowledgements:  # they mark findings and add their own: the report has them
+        own = replace(settings, application_id=application_id)
+        return _rows(api.lint(model, own).findings, app_id, "lint", None, version)
+    raws = api.lint_raw(model, settings, application_id=application_id)
+    return raw_rows(raws, app_id, "lint", None, version)
 
 
 def _live(rows: Sequence[FindingRow]) -> tuple[int, int, int]:
@@ -189,33 +202,30 @@ def _check(
 ) -> AppScan:
     latest, config = ordered[-1], configs[-1]
     application_id = (config.application_id if config else None) or settings.application_id
-    own = (
-        settings
-        if application_id == settings.application_id
-        else replace(settings, application_id=application_id)
-    )
-    lint = _rows(api.lint(models[-1], own), app_id, "lint", None, latest.version)
-    # A report's findings are sorted by severity, rule, fingerprint and message, as its rows sort
-    # after their check and versions (FindingRow.sort_key): ordering the reports orders the
+    lint = _lint_rows(models[-1], settings, application_id, app_id, latest.version)
+    # A check's findings are sorted by severity, rule, fingerprint and message, as its rows sort
+    # after their check and versions (FindingRow.sort_key): ordering the checks orders the
     # rows, without a sort key made for each row.
     reports = [(("lint", "", latest.version), lint)]
     verdict = strategy = None
-    upgrade: tuple[str, list[Finding], Description] | None = None
+    upgrade: tuple[str, Sequence[Finding], Description] | None = None
     for i, j in _pairs(ordered):
-        report = api.diff(
+        judged = api.judge_upgrade(
             models[i],
             models[j],
-            own,
+            settings,
             streams_before=configs[i],
             streams_after=configs[j],
+            application_id=application_id,
         )
         before, after = ordered[i].version, ordered[j].version
-        reports.append((("diff", before, after), _rows(report, app_id, "diff", before, after)))
+        reports.append(
+            (("diff", before, after), _rows(judged.findings, app_id, "diff", before, after))
+        )
         if j == len(ordered) - 1:
-            verdict = report.verdict.value if report.verdict is not None else None
-            strategy = report.plan.strategy.value if report.plan is not None else None
+            verdict, strategy = judged.verdict.value, judged.strategy.value
             label = f"{ordered[i].version} -> {ordered[j].version}"
-            upgrade = (label, list(report.findings), models[i])
+            upgrade = (label, judged.findings, models[i])
     findings = [row for _, rows in sorted(reports, key=itemgetter(0)) for row in rows]
     facts = facts_of(
         app_id,

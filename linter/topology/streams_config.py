@@ -8,7 +8,7 @@ a line ending in an odd number of backslashes continues on the next; ``\\t``, ``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from linter.inputs import label, read_bytes
@@ -45,12 +45,14 @@ class StreamsConfig:
 
     entries: tuple[Entry, ...]
     path: str | None = None
+    # the entries by key: rules and the config diff ask a config some twenty keys an upgrade
+    _by_key: dict[str, Entry] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {e.key: e for e in self.entries})
 
     def get(self, key: str) -> Entry | None:
-        for e in self.entries:
-            if e.key == key:
-                return e
-        return None
+        return self._by_key.get(key)
 
     def value(self, key: str, default: str | None = None) -> str | None:
         e = self.get(key)

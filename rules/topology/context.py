@@ -10,7 +10,7 @@ from linter.topology import naming
 from linter.topology.diff import TopologyDiff
 from linter.topology.model import Description, Topology
 from linter.topology.streams_config import ConfigDiff
-from rules.framework import Location, Resource, SubjectKind, location
+from rules.framework import At, Location, Resource, SubjectKind, location
 from rules.runbook import DRAIN_PREFIX
 
 
@@ -77,11 +77,11 @@ def repartition(app: str | None, name: str, topology: str | None = None) -> Reso
     return Resource(kind="repartition-topic", name=naming.internal_topic(app, name, topology))
 
 
-def before(subject: DiffSubject, line: int | None) -> Location:
+def before(subject: DiffSubject, line: int | None) -> At:
     return location(subject.diff.before.path, line, "before")
 
 
-def after(subject: DiffSubject, line: int | None) -> Location:
+def after(subject: DiffSubject, line: int | None) -> At:
     return location(subject.diff.after.path, line, "after")
 
 

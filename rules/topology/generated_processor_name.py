@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink
@@ -71,8 +72,10 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     desc = subject.description
     path = desc.path
     for topology in desc.topologies:
-        by_name = {n.name: n for sub in topology.subtopologies for n in sub.nodes}
-        persistent: tuple[tuple[int, str], ...] | None = None  # worked out when needed (rarely)
+        # both worked out when needed: by_name for a filter's successors, persistent for an
+        # operator that stops consuming an index once named
+        by_name: dict[str, Node] | None = None
+        persistent: tuple[tuple[int, str], ...] | None = None
         scope = f"{topology.name or ''}|"
         # in any order: the findings are sorted by their fingerprints, one per name
         for sub in topology.subtopologies:
@@ -82,7 +85,9 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                     continue
                 message, resources, remediation, unburned, filters = about
                 # a processor is plumbing only when it is a filter (most are not)
-                if (filters or n.kind != "processor") and _plumbing(n, by_name):
+                if filters and by_name is None:
+                    by_name = {m.name: m for sub in topology.subtopologies for m in sub.nodes}
+                if (filters or n.kind != "processor") and _plumbing(n, by_name or _NO_NODES):
                     continue
                 if unburned:
                     if persistent is None:
@@ -119,6 +124,7 @@ def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool] | None:
 
 
 _FILTER = "KSTREAM-FILTER-"
+_NO_NODES: Mapping[str, Node] = MappingProxyType({})  # what a source or a sink needs of them
 _JOIN_PREFIXES = frozenset(
     {
         "KSTREAM-WINDOWED-", "KSTREAM-JOINTHIS-", "KSTREAM-JOINOTHER-", "KSTREAM-OUTERTHIS-",

@@ -64,6 +64,8 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
     for n in diff.nodes.removed:
         note(n, "removed", "before")
     for p in diff.nodes.pairs:
+        if not p.changes:  # most nodes of an upgrade
+            continue
         if Change.RENAMED in p.changes:
             note(p.after, "renamed", "after")
         elif not p.changes.isdisjoint(_NEIGHBOURS):
@@ -81,8 +83,9 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
         parts = []
         if "renumbered" in kinds:
             parts.append(f"renumbered ({kinds['renumbered'][0]})")
+        listed = {w: sorted(kinds.get(w, ())) for w in _KINDS}  # sorted once, for both
         for what in ("added", "removed", "renamed", "rewired"):
-            names = sorted(kinds.get(what, []))
+            names = listed[what]
             if names:
                 shown = ", ".join(names[:_SHOWN]) + (" ..." if len(names) > _SHOWN else "")
                 noun = "operators" if len(names) > 1 else "operator"
@@ -94,11 +97,11 @@ def unexplained_change(subject: DiffSubject) -> Iterator[Hit]:
             resources=(subtopology(sub, t or None),),
             locations=(loc,),
             remediation="Confirm the change is intended; nothing else to do.",
-            key=f"{t}|{sub}|" + "|".join(
-                f"{w}:{','.join(sorted(kinds.get(w, [])))}"
-                for w in ("added", "removed", "renamed", "rewired", "renumbered")
-            ),
+            key=f"{t}|{sub}|" + "|".join(f"{w}:{','.join(listed[w])}" for w in _KINDS),
         )
+
+
+_KINDS = ("added", "removed", "renamed", "rewired", "renumbered")  # in the key, in this order
 
 
 _NEIGHBOURS = frozenset({Change.SUCCESSORS, Change.PREDECESSORS})

@@ -20,6 +20,7 @@ from rules.catalogue import ALL_RULES
 from rules.cluster import CLUSTER_RULES
 from rules.framework import Rule
 from rules.topology import TOPOLOGY_RULES
+from tests.conftest import corpus_files, corpus_id, corpus_text
 from tests.rules.case_files import ClusterFile, Kind
 from tests.rules.case_model import AcknowledgementCase, Case, DiffCase, GitBaseCase, LintCase
 from tests.rules.case_run import snapshot_of
@@ -179,3 +180,20 @@ def test_cluster_doc_example_fires(r: Rule, tmp_path: Path) -> None:
     report = api.cluster_check(snapshot_of(cases.example_snapshot()), plan)
     fired = [f for f in report.findings if f.name == r.name]
     assert fired, f"{r.name}: its example does not fire: {[f.message for f in report.findings]}"
+
+
+@pytest.mark.parametrize("path", corpus_files("topologies"), ids=corpus_id)
+def test_no_diff_rule_fires_on_a_version_reprinted_unchanged(path: Path) -> None:
+    """What lets a diff skip its rules for a version reprinted unchanged (parsed once): given the
+    same topology on both sides, with the application's names, no diff rule finds anything."""
+    from linter.topology.diff import diff as match
+    from linter.topology.errors import TopologyParseError
+    from rules.framework import collect
+    from rules.topology.context import TOPOLOGY_DIFF, DiffSubject
+
+    try:
+        model = parse(corpus_text(path), str(path))
+    except TopologyParseError as error:
+        pytest.skip(f"not a text the diff sees: {error}")
+    subject = DiffSubject(match(model, model), application_id="app", state_dir="/var/state")
+    assert collect(TOPOLOGY_RULES, TOPOLOGY_DIFF, subject) == []

@@ -81,10 +81,15 @@ def test_collect_runs_only_the_rules_of_the_kind() -> None:
 
 
 def test_a_location_is_the_model_validation_builds() -> None:
-    for built, validated in (
+    """A rule's ``location()`` is made a Location with its finding, the model validation
+    builds; a Location a rule made itself is kept."""
+    made = Location(path="b.txt", line=7)
+    for given, validated in (
         (location("a.txt", 3), Location(path="a.txt", line=3)),
         (location("a.txt", None, "after"), Location(path="a.txt", line=None, side="after")),
+        (made, made),
     ):
+        (built,) = to_finding(_test_rule, Hit("m", locations=(given,))).locations
         assert built == validated
         assert list(built.__dict__.items()) == list(validated.__dict__.items())
         assert built.model_fields_set == validated.model_fields_set

@@ -387,3 +387,18 @@ def test_app_context_knows_the_application_id_the_upgrade_retires() -> None:
     assert facts.previous_application_id == "a"
     same, _ = api.app_context(None, None, "a", configs=(before, before))
     assert same.previous_application_id is None
+
+
+@pytest.mark.parametrize("app", ["word-count", "clicks", "orders"])
+def test_decide_is_what_assess_decides(app: str) -> None:
+    """The fleet scan's verdict and strategy without the plan's steps are the report's."""
+    from rules.verdict import decide
+
+    before, after = (parse_file(FIXTURES / "examples" / f"{app}-{v}.txt") for v in ("v1", "v2"))
+    report = api.diff(before, after)
+    assert report.verdict is not None
+    assert report.plan is not None
+    assert decide(report.findings) == (report.verdict, report.plan.strategy, report.plan.why)
+    unsafe = (*report.findings, finding("broken", severity=Severity.ERROR))
+    verdict, plan = assess(unsafe)
+    assert decide(unsafe) == (verdict, plan.strategy, plan.why)

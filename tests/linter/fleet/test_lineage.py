@@ -14,6 +14,7 @@ from linter.fleet.lineage import (
     fleet_findings,
     judge,
     key_change_topics,
+    produced_topics,
     slice_graph,
     slice_keys,
     whole_graph,
@@ -141,6 +142,10 @@ def test_key_change_topics_from_the_upgrade_findings() -> None:
     if not any(f.name == "sink-topic-changed" for f in report.findings):
         pytest.skip("the diff does not report sink-topic-changed for a new selectKey yet")
     assert key_change_topics(report.findings, before, after) == {"orders-enriched"}
+    # facts_of gives what ``after`` produces, worked out on the way: the same topics
+    facts = facts_of("a", after, upgrade_findings=report.findings, before=before)
+    assert facts.produces == produced_topics(after)
+    assert facts.key_changes == {"orders-enriched"}
 
 
 def test_empty_graph() -> None:

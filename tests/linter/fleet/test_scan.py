@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from linter.api import Settings
+from linter.acknowledgements import Acknowledgement
+from linter.api import Settings, Severity
 from linter.fleet.inputs import assemble, detect_format, split_path, version_of
 from linter.fleet.rows import FindingRow
 from linter.fleet.scan import QUARANTINED, SCANNED, Version, natural_key, order_versions, scan_app
@@ -266,3 +268,49 @@ def test_a_scan_leaves_the_cyclic_collector_as_it_found_it(enabled: bool) -> Non
         assert gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(),
+        Settings(severities={"KS103": Severity.WARNING, "store-renamed": Severity.INFO}),
+        Settings(ignore=frozenset({"KS101"}), application_id="orders"),
+        Settings(
+            acknowledgements=(
+                Acknowledgement(reason="known", rule="KS103"),
+                Acknowledgement(reason="never used", rule="KS999"),
+            )
+        ),
+    ],
+    ids=["defaults", "severities", "ignore", "acknowledgements"],
+)
+def test_an_apps_rows_are_its_reports_findings(settings: Settings) -> None:
+    """The scan makes its rows without the reports (lint's straight from the rules' hits), and
+    they are the rows of the reports' findings: same fields, order, verdict and strategy."""
+    from linter import api
+    from linter.fleet.rows import finding_row
+    from linter.topology.parse import parse
+    from linter.topology.streams_config import parse_properties
+
+    here = SMALL / "orders-enricher"
+    text = {v: (here / f"{v}.txt").read_text(encoding="utf-8") for v in ("v1", "v2")}
+    props = {v: (here / f"{v}.properties").read_text(encoding="utf-8") for v in ("v1", "v2")}
+    rows = [Version("b", v, text[v], props[v], deployed=v == "v1") for v in ("v1", "v2")]
+    found = scan_app("b", rows, settings)
+    model = {v: parse(text[v], f"b/{v}") for v in ("v1", "v2")}
+    config = {v: parse_properties(props[v], f"b/{v}.properties") for v in ("v1", "v2")}
+    own = replace(settings, application_id=config["v2"].application_id or settings.application_id)
+    lint = api.lint(model["v2"], own)
+    diff = api.diff(
+        model["v1"], model["v2"], own, streams_before=config["v1"], streams_after=config["v2"]
+    )
+    expected = [finding_row(f, "b", "diff", "v1", "v2") for f in diff.findings] + [
+        finding_row(f, "b", "lint", None, "v2") for f in lint.findings
+    ]
+    assert found.app.status == SCANNED
+    assert list(found.findings) == expected
+    assert diff.verdict is not None
+    assert diff.plan is not None
+    assert (found.app.verdict, found.app.strategy) == (diff.verdict, diff.plan.strategy)
+    assert len({r.check for r in found.findings}) == 2
