@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,15 @@ class Tables:
 
 def _path(out: str, name: str) -> str:
     return out.rstrip("/") + "/" + name
+
+
+_GLOB = re.compile(r"([\\\[\]{}*?])")
+
+
+def _literal(path: str) -> str:
+    """``path`` for a Spark read, which takes a path as a Hadoop glob: its glob characters
+    escaped, so that an ``--out`` named ``runs[1]`` is read back, not matched as a pattern."""
+    return _GLOB.sub(r"\\\1", path)
 
 
 def write_findings(findings: DataFrame, out: str) -> None:
@@ -129,8 +139,8 @@ def write_tables(
     # back from the files' footers.
     return Tables(
         findings=findings,
-        apps=spark.read.schema(APPS_SCHEMA).parquet(_path(out, APPS)),
-        lineage=spark.read.schema(EDGES_SCHEMA).parquet(_path(out, LINEAGE)),
+        apps=spark.read.schema(APPS_SCHEMA).parquet(_literal(_path(out, APPS))),
+        lineage=spark.read.schema(EDGES_SCHEMA).parquet(_literal(_path(out, LINEAGE))),
         fleet_findings=fleet_findings,
     )
 

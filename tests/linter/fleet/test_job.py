@@ -46,6 +46,20 @@ def _scan(out: Path) -> Any:
     ])  # fmt: skip
 
 
+def test_an_out_path_with_glob_characters_is_read_back_as_written(tmp_path: Path) -> None:
+    # Spark reads a path as a Hadoop glob: the tables it writes are read back from that very path
+    out = tmp_path / "runs[1]{a,b}*?"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("linter.fleet.small.SMALL_INPUT", 0)  # every table written by Spark
+        result = _scan(out)
+    assert result.exit_code == 1, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["apps_scanned"], summary["apps_quarantined"]) == (5, 1)
+    assert sorted(p.name for p in out.iterdir() if p.suffix == ".parquet") == [
+        "apps.parquet", "findings.parquet", "lineage.parquet"
+    ]
+
+
 def test_exit_code_and_counts(scanned: tuple[Path, Any, dict[str, Any]]) -> None:
     _, result, summary = scanned
     assert result.exit_code == 1, result.output  # errors at or above the default --fail-on
