@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Literal, Self, TypeAlias, TypeGuard
@@ -270,11 +270,10 @@ def _trusted(cls: type[_M], values: dict[str, Any], given: frozenset[str]) -> _M
     return model
 
 
-
 def location(path: str | None, line: int | None, side: str | None = None) -> At:
     """``Location(path=path, line=line, side=side)`` (``side`` unset when None) for a hit: made a
     Location when the hit is made a finding. Rules point almost every hit at a line, and the
-    fleet scan, which makes rows of hits (:func:`collect_raw`), has no column for locations."""
+    fleet scan, which makes rows of hits (:func:`run_raw`), has no column for locations."""
     return (path, line, side)
 
 
@@ -307,15 +306,27 @@ def collect(
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Finding]:
     """:func:`run` without the sort, for a caller that sorts all its findings at the end."""
+    hits = _hits(rules, kind, subject, severities)
+    return [to_finding(r, hit, severity) for r, hit, severity in hits]
+
+
+def _hits(
+    rules: Iterable[Rule[Any]],
+    kind: SubjectKind[S],
+    subject: S,
+    severities: Mapping[str, Severity] | None,
+) -> Iterator[tuple[Rule[Any], Hit, Severity]]:
+    """Every hit of the rules of ``kind`` on ``subject``, with its severity (``severities``
+    overriding a rule's default, keyed by rule id): what :func:`collect` and :func:`run_raw`
+    make findings of."""
     overrides = severities or {}
-    out: list[Finding] = []
     for r in rules:
         if r.subject != kind:  # ``kind.owns(r)``, without a call per rule of the catalogue
             continue
-        severity = overrides.get(r.id)
+        override = overrides.get(r.id)
+        severity = r.severity if override is None else Severity(override)
         for hit in r.func(subject):
-            out.append(to_finding(r, hit, severity))
-    return out
+            yield r, hit, severity
 
 
 # A hit with its rule, severity and fingerprint: what a finding is made of, for a caller that
@@ -332,19 +343,12 @@ def run_raw(
 ) -> list[Raw]:
     """:func:`run`'s findings before they are made, in the same order (:meth:`Finding.sort_key`,
     stably)."""
-    overrides = severities or {}
     out: list[Raw] = []
     keys: list[tuple[int, str, str, str]] = []
-    for r in rules:
-        if r.subject != kind:
-            continue
-        override = overrides.get(r.id)
-        severity = r.severity if override is None else Severity(override)
-        rank, rule_id = -_SEVERITY_RANK[severity], r.id
-        for hit in r.func(subject):
-            fp = fingerprint(rule_id, hit)
-            out.append((r, hit, severity, fp))
-            keys.append((rank, rule_id, fp, hit.message))
+    for r, hit, severity in _hits(rules, kind, subject, severities):
+        fp = fingerprint(r.id, hit)
+        out.append((r, hit, severity, fp))
+        keys.append((-_SEVERITY_RANK[severity], r.id, fp, hit.message))
     # sorted by index with the keys made on the way: no Python call per comparison key
     return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
 
