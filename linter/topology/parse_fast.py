@@ -406,11 +406,10 @@ class _Reader:
         nodes: list[Node] = []
         afters: dict[str, frozenset[str]] = {}
         befores: dict[str, frozenset[str]] = {}
-        first = len(self.names)
         sets = {"none": EMPTY}
         read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
-        if read is None or not nodes or len(set(self.names[first:])) != len(nodes):
-            return None  # a name twice: the Lark path says where
+        if read is None or not nodes:
+            return None
         if not agree(afters, befores):
             return None  # the Lark path says which arrow has no other end, or names no node
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
@@ -421,9 +420,10 @@ class _Reader:
 
     def _close(self, name: str | None, line: int) -> bool:
         """End the topology being read (its header on line ``line``); False when a node name
-        is in two of its sub-topologies (the Lark path says where)."""
+        is there twice, in one sub-topology or two (the Lark path says where). One check for
+        the whole topology: a check of each block too made a second set of every name."""
         subs, names = self.subs, self.names
-        if len(subs) > 1 and len(set(names)) != len(names):
+        if len(set(names)) != len(names):
             return False
         self.topologies.append(_topology(subs, name, _position(line, 1)))
         self.subs, self.names, self.ids = [], [], set()
