@@ -212,6 +212,38 @@ def test_fast_path_reads_real_output() -> None:
         assert parse_fast.read(text, name) is not None, name
 
 
+_BLOCK = (
+    "   Sub-topology: {id}\n"
+    "    Source: {a} (topics: [t{id}])\n      --> {b}\n"
+    "    Processor: {b} (stores: [])\n      --> none\n      <-- {a}\n"
+)
+_TWICE = "    Processor: {b} (stores: [])\n      --> none\n      <-- {a}\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Topologies:\n" + _BLOCK.format(id=0, a="a", b="b") + _TWICE.format(a="a", b="b"),
+        "Topologies:\n"
+        + _BLOCK.format(id=0, a="x", b="y")
+        + "\n"
+        + _BLOCK.format(id=1, a="a", b="b")
+        + _TWICE.format(a="a", b="b"),
+        "Topologies:\n"
+        + _BLOCK.format(id=0, a="a", b="b")
+        + "\n"
+        + _BLOCK.format(id=1, a="c", b="b"),
+    ],
+    ids=["twice in the only block", "twice in one of two blocks", "in two blocks"],
+)
+def test_a_node_printed_twice_is_refused(text: str) -> None:
+    """A node pasted twice, identical both times (its arrows agree), in one sub-topology or in
+    two: the fast path leaves it to the plain reader, which refuses it and says where."""
+    assert parse_fast.read(text, "t.txt") is None
+    assert outcome(parse, text)[0] == "error"
+    assert_same_reading(text)
+
+
 # --- the benchmark's inputs ----------------------------------------------------------------------
 
 def _benchmark_generate() -> Callable[[int, int], str]:
