@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import time
 from typing import Any
 
 ARCHIVE_DIR = os.path.join(os.path.expanduser("~"), ".cache", "ksafe", "spark-classes")
@@ -61,13 +62,30 @@ def java_options(path: str | None, record: bool) -> tuple[str, str | None]:
         return "", None
     if not os.access(ARCHIVE_DIR, os.W_OK):
         return "", None
+    _forget_stale(time.time() - STALE_SECONDS)
     written = f"{path}.{os.getpid()}.tmp"
     return f"-XX:ArchiveClassesAtExit={written} {_QUIET}", written
 
 
-def keep(written: str, path: str, gateway: Any) -> None:
+# A JVM that writes the archive after its process was stopped (Ctrl-C) leaves it unnamed: such
+# files older than this are removed by the next recording.
+STALE_SECONDS = 3600
+
+
+def _forget_stale(before: float) -> None:
+    try:
+        with os.scandir(ARCHIVE_DIR) as entries:
+            for entry in entries:
+                if entry.name.endswith(".tmp") and entry.stat().st_mtime < before:
+                    os.remove(entry.path)
+    except OSError:
+        pass
+
+
+def keep(written: str, path: str, gateway: Any, *, whole: bool = True) -> None:
     """Stop the JVM of py4j's ``gateway`` (it writes the archive as it exits) and put the archive
-    at ``path``; rename is atomic, so a scan starting meanwhile maps a whole archive or none."""
+    at ``path`` (rename is atomic: a scan starting meanwhile maps a whole archive or none), or,
+    not ``whole`` (the scan failed, maybe before loading most of Spark), drop it."""
     proc = gateway.proc
     gateway.shutdown()
     proc.stdin.close()  # Spark's gateway exits when its stdin closes
@@ -77,7 +95,7 @@ def keep(written: str, path: str, gateway: Any) -> None:
         proc.kill()
         proc.wait()
     try:
-        if proc.returncode == 0 and os.path.getsize(written) > 0:
+        if whole and proc.returncode == 0 and os.path.getsize(written) > 0:
             os.replace(written, path)
     except OSError:
         pass

@@ -247,17 +247,20 @@ def scan_session(
         spark = session(master, one_scan=True, java_options=extra)
     else:
         spark = existing
+    done = False
     try:
         ship(spark)
         yield spark
+        done = True
     finally:
         if existing is None:
             spark.stop()
         if archive is not None and SparkContext._gateway is not None:
             from linter.fleet.classdata import ARCHIVE_DIR, keep
 
-            log(f"saving Spark's classes in {ARCHIVE_DIR} for the next scans (once)")
-            keep(*archive, SparkContext._gateway)
+            if done:
+                log(f"saving Spark's classes in {ARCHIVE_DIR} for the next scans (once)")
+            keep(*archive, SparkContext._gateway, whole=done)
             SparkContext._gateway = None  # the next session in this process starts a JVM
             SparkContext._jvm = None
 

@@ -69,3 +69,26 @@ def test_a_failed_dump_leaves_nothing(tmp_path: Path) -> None:
     classdata.keep(str(written), str(path), _Gateway(code))
     assert not path.exists()
     assert not written.exists()
+
+
+def test_the_archive_of_a_failed_scan_is_dropped(tmp_path: Path) -> None:
+    written, path = tmp_path / "a.jsa.1.tmp", tmp_path / "a.jsa"
+    code = f"import sys; sys.stdin.read(); open({str(written)!r}, 'w').write('archive')"
+    classdata.keep(str(written), str(path), _Gateway(code), whole=False)
+    assert not path.exists()
+    assert not written.exists()
+
+
+def test_an_old_unnamed_archive_is_removed_by_the_next_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    monkeypatch.setattr(classdata, "ARCHIVE_DIR", str(tmp_path))
+    old, recent = tmp_path / "a.jsa.7.tmp", tmp_path / "a.jsa.8.tmp"
+    old.write_bytes(b"x")
+    recent.write_bytes(b"x")
+    os.utime(old, (1, 1))
+    classdata.java_options(str(tmp_path / "a.jsa"), record=True)
+    assert not old.exists()
+    assert recent.exists()  # another scan may be writing it now
