@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
@@ -94,7 +94,11 @@ def _java_major(version_text: str) -> int | None:
 
 
 def session(
-    master: str | None = None, app_name: str = "ksafe fleet scan", *, one_scan: bool = False
+    master: str | None = None,
+    app_name: str = "ksafe fleet scan",
+    *,
+    one_scan: bool = False,
+    java_options: str = "",
 ) -> SparkSession:
     """A Spark session; on a local master its Python workers run this interpreter (and so this
     ksafe), on a cluster the Python its set-up gives them (``PYSPARK_PYTHON``,
@@ -102,7 +106,7 @@ def session(
 
     ``master`` None: the one spark-submit was given when run under it, else ``local[*]``.
     ``one_scan``: the session is made for one scan and stopped after it (see
-    :func:`local_java_options`).
+    :func:`local_java_options`). ``java_options``: more options for a local driver JVM.
     """
     os.environ["JAVA_HOME"] = check_environment()
     master = master_to_set(master)
@@ -132,7 +136,9 @@ def session(
         if master.startswith("local") and "extraJavaOptions" not in os.environ.get(
             "PYSPARK_SUBMIT_ARGS", ""
         ):
-            options["spark.driver.extraJavaOptions"] = local_java_options(one_scan)
+            options["spark.driver.extraJavaOptions"] = " ".join(
+                filter(None, (local_java_options(one_scan), java_options))
+            )
     spark = _bare_session(options) or SparkSession.builder.config(map={**options}).getOrCreate()
     # A session of its own for one scan (the CLI's) reports Spark's failures as the one-line
     # error the scan raises, not as Java stack traces on stderr as well.
@@ -216,18 +222,67 @@ def _driver_memory_given() -> bool:
 
 
 @contextmanager
-def scan_session(master: str | None = None) -> Iterator[SparkSession]:
-    """The active session if there is one (a notebook, a test), else a new one stopped at exit."""
-    check_environment()
+def scan_session(
+    master: str | None = None,
+    *,
+    record_classes: bool = False,
+    log: Callable[[str], None] = lambda _: None,
+) -> Iterator[SparkSession]:
+    """The active session if there is one (a notebook, a test), else a new one stopped at exit.
+
+    A new local one maps the archive of Spark's classes (:mod:`linter.fleet.classdata`), or,
+    when there is none yet and ``record_classes`` (the scan runs the whole job), writes it as
+    its JVM exits.
+    """
+    home = check_environment()
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
     from linter.fleet.shipping import ship
 
     existing = SparkSession.getActiveSession()
-    spark = existing if existing is not None else session(master, one_scan=True)
+    archive: tuple[str, str] | None = None
+    if existing is None:
+        extra, archive = _class_archive(home, master, record_classes)
+        spark = session(master, one_scan=True, java_options=extra)
+    else:
+        spark = existing
+    done = False
     try:
         ship(spark)
         yield spark
+        done = True
     finally:
         if existing is None:
             spark.stop()
+        if archive is not None and SparkContext._gateway is not None:
+            from linter.fleet.classdata import ARCHIVE_DIR, keep
+
+            if done:
+                log(f"saving Spark's classes in {ARCHIVE_DIR} for the next scans (once)")
+            keep(*archive, SparkContext._gateway, whole=done)
+            SparkContext._gateway = None  # the next session in this process starts a JVM
+            SparkContext._jvm = None
+
+
+def _class_archive(
+    home: str, master: str | None, record: bool
+) -> tuple[str, tuple[str, str] | None]:
+    """The class archive's JVM options for a new session on ``master``, and ``(file written at
+    exit, archive path)`` when that JVM writes it; none unless this process starts the JVM, on a
+    local master, with the JVM options ksafe sets."""
+    from pyspark import SparkContext
+
+    from linter.fleet import classdata
+
+    local = master_to_set(master)
+    if (
+        SparkContext._gateway is not None
+        or local is None
+        or not local.startswith("local")
+        or "extraJavaOptions" in os.environ.get("PYSPARK_SUBMIT_ARGS", "")
+    ):
+        return "", None
+    path = classdata.archive_path(home, _java_version(home)[1])
+    options, written = classdata.java_options(path, record)
+    return options, (written, path) if written is not None and path is not None else None
