@@ -12,7 +12,9 @@ the SQL classes) writes the archive as its JVM exits, and waits for it (seconds,
 next ones map it. It lives in :data:`ARCHIVE_DIR` under a name made of what the JVM checks it
 against (the Java runtime, Spark's jars), so a new Java or pyspark makes a new one rather than
 mapping a stale one (which Java would refuse, silently, giving up its own base archive too).
-Deleting the directory is always safe.
+Deleting the directory is always safe; ``KSAFE_SPARK_CLASS_ARCHIVE=off`` neither maps nor
+writes one (a machine whose home does not outlive the scan, where the first scan's cost would
+be paid every time).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 from typing import Any
 
 ARCHIVE_DIR = os.path.join(os.path.expanduser("~"), ".cache", "ksafe", "spark-classes")
+SWITCH = "KSAFE_SPARK_CLASS_ARCHIVE"  # "off": no archive mapped or written
 
 # Java prints its archive's warnings (classes it cannot archive, a mismatch) on stdout, which
 # is the command's own output.
@@ -50,7 +53,7 @@ def java_options(path: str | None, record: bool) -> tuple[str, str | None]:
     """The JVM options that map the archive at ``path``, or, when there is none yet and
     ``record``, that write it at exit to a file of this process; that file (None: nothing to
     keep)."""
-    if path is None:
+    if path is None or os.environ.get(SWITCH, "").strip().lower() == "off":
         return "", None
     if os.path.isfile(path):
         return f"-XX:SharedArchiveFile={path} {_QUIET}", None

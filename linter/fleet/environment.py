@@ -244,6 +244,11 @@ def scan_session(
     archive: tuple[str, str] | None = None
     if existing is None:
         extra, archive = _class_archive(home, master, record_classes)
+        if archive is not None:
+            from linter.fleet.classdata import SWITCH
+
+            log(f"this first scan saves Spark's classes at exit, once, for the next scans "
+                f"(~170 MB, a minute longer; {SWITCH}=off to skip)")  # fmt: skip
         spark = session(master, one_scan=True, java_options=extra)
     else:
         spark = existing

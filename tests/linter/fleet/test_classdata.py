@@ -43,6 +43,19 @@ def test_mapped_when_there_recorded_only_when_asked(
     )
 
 
+def test_switched_off_neither_mapped_nor_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(classdata, "ARCHIVE_DIR", str(tmp_path))
+    path = tmp_path / "a.jsa"
+    monkeypatch.setenv(classdata.SWITCH, "off")
+    assert classdata.java_options(str(path), record=True) == ("", None)
+    path.write_bytes(b"x")
+    assert classdata.java_options(str(path), record=True) == ("", None)
+    monkeypatch.setenv(classdata.SWITCH, "")
+    assert classdata.java_options(str(path), record=True)[0].startswith("-XX:SharedArchiveFile=")
+
+
 class _Gateway:
     def __init__(self, code: str) -> None:
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE)
