@@ -22,6 +22,7 @@ import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Self, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
@@ -145,7 +146,12 @@ class Hit:
     requires: DeployStrategy | None = None
     steps: tuple[str, ...] = ()
     step: int | None = None  # cluster plan step index (0-based) the hit belongs to
-    data: Mapping[str, Any] = field(default_factory=dict)  # structured extras (estimates, counts)
+    # structured extras (estimates, counts); most hits have none: one shared empty mapping, read
+    # only, instead of a dict made for each hit (the finding made of a hit gets its own dict)
+    data: Mapping[str, Any] = field(default_factory=lambda: _NO_DATA)
+
+
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 class Finding(BaseModel):
