@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink
-from rules.framework import Hit, Impact, Resource, Severity, location, rule
+from rules.framework import Hit, Impact, Resource, Severity, rule
 from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
 
 
@@ -96,11 +96,12 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                     if shifts is not None:
                         message, remediation = f"{message} {shifts[0]}", shifts[1]
                 # by position (message, resources, locations, remediation, key): keywords cost
-                # a dict per call, and this is most findings of a fleet scan
+                # a dict per call, and this is most findings of a fleet scan; the location as
+                # location(path, line) gives it, without the call
                 yield Hit(
                     message,
                     resources,
-                    (location(path, n.position.line or None),),
+                    ((path, n.position.line or None, None),),
                     remediation,
                     key if scope is None else scope + n.name,
                 )
