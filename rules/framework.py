@@ -22,6 +22,7 @@ import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Self, TypeAlias, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
@@ -145,7 +146,12 @@ class Hit:
     requires: DeployStrategy | None = None
     steps: tuple[str, ...] = ()
     step: int | None = None  # cluster plan step index (0-based) the hit belongs to
-    data: Mapping[str, Any] = field(default_factory=dict)  # structured extras (estimates, counts)
+    # structured extras (estimates, counts); most hits have none: one shared empty mapping, read
+    # only, instead of a dict made for each hit (the finding made of a hit gets its own dict)
+    data: Mapping[str, Any] = field(default_factory=lambda: _NO_DATA)
+
+
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 class Finding(BaseModel):
@@ -306,27 +312,26 @@ def collect(
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Finding]:
     """:func:`run` without the sort, for a caller that sorts all its findings at the end."""
-    hits = _hits(rules, kind, subject, severities)
-    return [to_finding(r, hit, severity) for r, hit, severity in hits]
+    ran = _ran(rules, kind, subject, severities)
+    return [to_finding(r, hit, severity) for r, severity, hits in ran for hit in hits]
 
 
-def _hits(
+def _ran(
     rules: Iterable[Rule[Any]],
     kind: SubjectKind[S],
     subject: S,
     severities: Mapping[str, Severity] | None,
-) -> Iterator[tuple[Rule[Any], Hit, Severity]]:
-    """Every hit of the rules of ``kind`` on ``subject``, with its severity (``severities``
-    overriding a rule's default, keyed by rule id): what :func:`collect` and :func:`run_raw`
-    make findings of."""
+) -> Iterator[tuple[Rule[Any], Severity, Iterable[Hit]]]:
+    """Each rule of ``kind`` with its severity (``severities`` overriding a rule's default,
+    keyed by rule id) and its hits on ``subject``: what :func:`collect` and :func:`run_raw`
+    make findings of. A rule at a time, not a hit at a time: a step of this generator per hit
+    cost as much as the hit's fingerprint."""
     overrides = severities or {}
     for r in rules:
         if r.subject != kind:  # ``kind.owns(r)``, without a call per rule of the catalogue
             continue
         override = overrides.get(r.id)
-        severity = r.severity if override is None else Severity(override)
-        for hit in r.func(subject):
-            yield r, hit, severity
+        yield r, r.severity if override is None else Severity(override), r.func(subject)
 
 
 # A hit with its rule, severity and fingerprint: what a finding is made of, for a caller that
@@ -343,14 +348,30 @@ def run_raw(
 ) -> list[Raw]:
     """:func:`run`'s findings before they are made, in the same order (:meth:`Finding.sort_key`,
     stably)."""
+    # The hits of a rule share the head of their sort key (severity, rule): grouped by it in
+    # order of appearance, each group sorted stably by the rest (fingerprint, message), the
+    # order is the one stable sort by the whole key gives, and the sort compares strings first
+    # (one C comparison) instead of tuples whose first item is equal.
+    groups: dict[tuple[int, str], list[Raw]] = {}
+    for r, severity, hits in _ran(rules, kind, subject, severities):
+        rule_id = r.id
+        made = [(r, hit, severity, fingerprint(rule_id, hit)) for hit in hits]
+        if made:
+            head = (-_SEVERITY_RANK[severity], rule_id)
+            group = groups.get(head)
+            if group is None:
+                groups[head] = made
+            else:  # the same rule twice in ``rules``
+                group += made
     out: list[Raw] = []
-    keys: list[tuple[int, str, str, str]] = []
-    for r, hit, severity in _hits(rules, kind, subject, severities):
-        fp = fingerprint(r.id, hit)
-        out.append((r, hit, severity, fp))
-        keys.append((-_SEVERITY_RANK[severity], r.id, fp, hit.message))
-    # sorted by index with the keys made on the way: no Python call per comparison key
-    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
+    for head in sorted(groups):
+        group = groups[head]
+        if len(group) > 1:
+            keys = [(fp, hit.message) for _, hit, _, fp in group]
+            # sorted by index with the keys made on the way: no Python call per comparison key
+            group = [group[i] for i in sorted(range(len(group)), key=keys.__getitem__)]
+        out += group
+    return out
 
 
 def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:

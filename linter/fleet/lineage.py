@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from linter.api import Settings, selected, severity_overrides
 from linter.fleet.rows import FindingRow, finding_row
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
-from linter.topology.model import Description, Subtopology, Topology
+from linter.topology.model import Description, Topology
 from rules.fleet import FLEET_RULES
 from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
@@ -82,19 +82,35 @@ def facts_of(
     stateful: set[str] = set()
     internal: set[str] = set()
     for topology in description.topologies:
-        # one pass over the nodes of each sub-topology (this runs for every app of a fleet)
-        subs = [(sub, *_sub_topics(sub)) for sub in topology.subtopologies]
-        sunk = {t for _, _, sinks, _ in subs for t in sinks}
-        own = _internal(sunk, {t for _, sources, _, _ in subs for t in sources})
+        # one pass over the nodes (this runs for every app of a fleet), into a few sets a
+        # topology: what it writes and reads, and what its stateful sub-topologies read and keep
+        sunk: set[str] = set()
+        sourced: set[str] = set()
+        stateful_sourced: set[str] = set()
+        kept: set[str] = set()
+        for sub in topology.subtopologies:
+            read: list[str] = []
+            held: list[str] = []
+            for n in sub.nodes:
+                # ``kind``, not isinstance: a failed isinstance costs four times a field read
+                if n.kind == "source":
+                    read += n.topics
+                elif n.kind == "sink":
+                    if n.topic:
+                        sunk.add(n.topic)
+                elif n.stores:
+                    held += n.stores
+            sourced.update(read)
+            if held and not sub.is_global:
+                stateful_sourced.update(read)
+                kept.update(held)
+        own = _internal(sunk, sourced)
         produces.update(sunk - own)
+        consumes.update(sourced - own)
+        stateful.update(stateful_sourced - own)
         prefix = _prefix(app_key, topology)
         internal.update(prefix + t for t in own)
-        for sub, sources, _, stores in subs:
-            external = sources - own
-            consumes.update(external)
-            if stores and not sub.is_global:
-                stateful.update(external)
-                internal.update(f"{prefix}{s}-changelog" for s in stores)
+        internal.update(f"{prefix}{s}-changelog" for s in kept)
     produced = frozenset(produces)  # produced_topics(description), worked out on the way
     return AppFacts(
         app_id=app_id,
@@ -107,23 +123,6 @@ def facts_of(
         key_changes=key_change_topics(upgrade_findings, before, description, produced),
         internal=frozenset(internal),
     )
-
-
-def _sub_topics(sub: Subtopology) -> tuple[set[str], set[str], set[str]]:
-    """The source topics, sink topics and stores of a sub-topology."""
-    sources: set[str] = set()
-    sinks: set[str] = set()
-    stores: set[str] = set()
-    for n in sub.nodes:
-        # ``kind``, not isinstance: a failed isinstance costs four times a field read
-        if n.kind == "source":
-            sources.update(n.topics)
-        elif n.kind == "sink":
-            if n.topic:
-                sinks.add(n.topic)
-        elif n.stores:
-            stores.update(n.stores)
-    return sources, sinks, stores
 
 
 def key_change_topics(

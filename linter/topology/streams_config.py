@@ -153,6 +153,8 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
 
 
 def _unescape(s: str, path: str, line: int) -> str:
+    if "\\" not in s:  # most keys and values: nothing to unescape, no walk a character at a time
+        return s
     out: list[str] = []
     i = 0
     while i < len(s):

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink
-from rules.framework import Hit, Impact, Resource, Severity, location, rule
+from rules.framework import Hit, Impact, Resource, Severity, rule
 from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
 
 
@@ -76,14 +76,14 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
         # operator that stops consuming an index once named
         by_name: dict[str, Node] | None = None
         persistent: tuple[tuple[int, str], ...] | None = None
-        scope = f"{topology.name or ''}|"
+        scope = f"{topology.name}|" if topology.name else None  # None: the key made with the name
         # in any order: the findings are sorted by their fingerprints, one per name
         for sub in topology.subtopologies:
             for n in sub.nodes:
                 about = _about(n.name)
                 if about is None:
                     continue
-                message, resources, remediation, unburned, filters = about
+                message, resources, remediation, unburned, filters, key = about
                 # a processor is plumbing only when it is a filter (most are not)
                 if filters and by_name is None:
                     by_name = {m.name: m for sub in topology.subtopologies for m in sub.nodes}
@@ -96,23 +96,25 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                     if shifts is not None:
                         message, remediation = f"{message} {shifts[0]}", shifts[1]
                 # by position (message, resources, locations, remediation, key): keywords cost
-                # a dict per call, and this is most findings of a fleet scan
+                # a dict per call, and this is most findings of a fleet scan; the location as
+                # location(path, line) gives it, without the call
                 yield Hit(
                     message,
                     resources,
-                    (location(path, n.position.line or None),),
+                    ((path, n.position.line or None, None),),
                     remediation,
-                    scope + n.name,
+                    key if scope is None else scope + n.name,
                 )
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool] | None:
+def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool, str] | None:
     """The message, resource and remediation of a hit on a generated name, which depend on the
     name alone (None for a chosen name), whether naming the operator stops it consuming an
-    index, and whether it is a filter (``role_of``, which :func:`_plumbing` asks). Made once per
-    name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app of a fleet, and a
-    Resource is frozen."""
+    index, whether it is a filter (``role_of``, which :func:`_plumbing` asks), and the hit's key
+    in a topology without a name (``|`` + name: one string, its hash kept, for the fingerprint's
+    cache). Made once per name: names such as ``KSTREAM-FILTER-0000000003`` recur in every app of
+    a fleet, and a Resource is frozen."""
     gen = naming.generated(name)
     if gen is None:
         return None
@@ -120,7 +122,7 @@ def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool] | None:
     what = op.operator if op else "operator"
     unburned = op is not None and bool(op.unburned_when_named)
     message = f"{what} {name} has a generated name."
-    return message, (node(name),), _remediation(gen), unburned, gen.prefix == _FILTER
+    return message, (node(name),), _remediation(gen), unburned, gen.prefix == _FILTER, f"|{name}"
 
 
 _FILTER = "KSTREAM-FILTER-"

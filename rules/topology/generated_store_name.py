@@ -65,18 +65,14 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
             if naming.generated(s) is None:
                 continue
             owner, line = min(owners[s])  # by name: the same whatever the layout
+            topic = changelog(subject.application_id, s, topology.name)
+            # by position (message, resources, locations, remediation, key): keywords cost a
+            # dict per call
             yield Hit(
-                message=(
-                    f"State store {s} has a generated name; its changelog "
-                    f"{naming.changelog_topic(subject.application_id, s, topology.name)} changes "
-                    "whenever an operator is added or removed before it."
-                ),
-                resources=(
-                    store(s),
-                    changelog(subject.application_id, s, topology.name),
-                    node(owner),
-                ),
-                locations=(location(subject.description.path, line or None),),
-                remediation=f"Name it: {store_fix(s, owner)} on the operator {owner}.",
-                key=f"{topology.name or ''}|{s}",
+                f"State store {s} has a generated name; its changelog {topic.name} changes "
+                "whenever an operator is added or removed before it.",
+                (store(s), topic, node(owner)),
+                (location(subject.description.path, line or None),),
+                f"Name it: {store_fix(s, owner)} on the operator {owner}.",
+                f"{topology.name or ''}|{s}",
             )
