@@ -43,7 +43,7 @@ from linter.topology.diff_index import (
     SubtopologyInfo,
     TopicInfo,
     TopicRole,
-    setters,
+    twin,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
@@ -92,12 +92,9 @@ class Pair(Generic[T]):
         return bool(self.changes)
 
 
-_NEW = object.__new__
-# ``Pair(before, after, how, changes)`` is made as ``diff_index.setters`` says, inline in the
-# loops that make one per node, store and topic of every diff
-_SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
-    Pair, "before", "after", "how", "changes"
-)
+# ``Pair(before, after, how, changes)`` is made through its twin (``diff_index.twin``), inline
+# in the loops that make one per node, store and topic of every diff
+_PAIR = twin(Pair)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,16 +194,15 @@ def _same(
 ) -> Matching[T]:
     """Each item of ``before`` (under ``keys``, sorted) paired unchanged with the one of
     ``after`` under its key, matched as ``how`` says (for all, or per key)."""
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     pairs: list[Pair[T]] = []
     for k in keys:
-        pair: Pair[T] = new(Pair)  # Pair(before[k], after[k], how, NO_CHANGE)
-        set_before(pair, before[k])
-        set_after(pair, after[k])
-        set_how(pair, how if isinstance(how, str) else how[k])
-        set_changes(pair, NO_CHANGE)
+        pair = made()  # Pair(before[k], after[k], how, NO_CHANGE)
+        pair.before = before[k]
+        pair.after = after[k]
+        pair.how = how if isinstance(how, str) else how[k]
+        pair.changes = NO_CHANGE
+        pair.__class__ = Pair
         pairs.append(pair)
     return Matching(pairs=tuple(pairs))
 
@@ -269,9 +265,7 @@ def _node_matching(
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     for kb, ka in fwd.items():  # sorted (``_assemble``)
         ib, ia = before[kb], after[ka]
         node, other = ib.node, ia.node
@@ -292,11 +286,12 @@ def _node_matching(
             changes = NO_CHANGE
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
-        pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
-        set_before(pair, ib)
-        set_after(pair, ia)
-        set_how(pair, how[kb])
-        set_changes(pair, changes)
+        pair = made()  # Pair(ib, ia, how[kb], changes)
+        pair.before = ib
+        pair.after = ia
+        pair.how = how[kb]
+        pair.changes = changes
+        pair.__class__ = Pair
         pairs.append(pair)
     return Matching(
         pairs=tuple(pairs),
@@ -333,17 +328,16 @@ def _matching(
     """Pairs (in before-key order, each with how it was matched and what changed), then what is
     only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     pairs: list[Pair[T]] = []
     for kb, (ka, how) in sorted(matched.items()):
         ib, ia = before[kb], after[ka]
-        pair: Pair[T] = new(Pair)  # Pair(ib, ia, how, changes(ib, ia))
-        set_before(pair, ib)
-        set_after(pair, ia)
-        set_how(pair, how)
-        set_changes(pair, changes(ib, ia))
+        pair = made()  # Pair(ib, ia, how, changes(ib, ia))
+        pair.before = ib
+        pair.after = ia
+        pair.how = how
+        pair.changes = changes(ib, ia)
+        pair.__class__ = Pair
         pairs.append(pair)
     return Matching(
         pairs=tuple(pairs),
