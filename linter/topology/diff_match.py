@@ -116,6 +116,8 @@ def _generated_sequences(
 
 def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> None:
     matched_after = set(fwd.values())
+    if len(fwd) == len(b.nodes) or len(matched_after) == len(a.nodes):
+        return  # as below, before the frontier's sort: the usual upgrade ends here
     frontier = sorted(fwd)
     while frontier:
         if len(fwd) == len(b.nodes) or len(matched_after) == len(a.nodes):
