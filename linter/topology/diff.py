@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from linter.topology import naming
 from linter.topology.diff_changes import (
@@ -129,6 +129,47 @@ class TopologyDiff:
         return self.before == self.after
 
 
+_MATCHING, _DIFF = twin(Matching), twin(TopologyDiff)
+
+
+def _matching_of(
+    pairs: tuple[Pair[T], ...], added: tuple[T, ...] = (), removed: tuple[T, ...] = ()
+) -> Matching[T]:
+    """``Matching(pairs, added, removed)``, made through its twin (four of them a diff)."""
+    made = _MATCHING()
+    made.pairs = pairs
+    made.added = added
+    made.removed = removed
+    made.__class__ = Matching
+    return cast(Matching[T], made)
+
+
+def _diff_of(
+    before: Description,
+    after: Description,
+    subtopologies: Matching[SubtopologyInfo],
+    nodes: Matching[NodeInfo],
+    stores: Matching[StoreInfo],
+    topics: Matching[TopicInfo],
+    key_changes: tuple[KeyChange, ...],
+    node_map: Mapping[Key, Key],
+    replaced: tuple[StoreReplacement, ...],
+) -> TopologyDiff:
+    """``TopologyDiff(...)`` with every field, made through its twin."""
+    made = _DIFF()
+    made.before = before
+    made.after = after
+    made.subtopologies = subtopologies
+    made.nodes = nodes
+    made.stores = stores
+    made.topics = topics
+    made.key_changes = key_changes
+    made.node_map = node_map
+    made.replaced = replaced
+    made.__class__ = TopologyDiff
+    return cast(TopologyDiff, made)
+
+
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
     if before == after:
@@ -178,14 +219,16 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
     node_keys = sorted(b.nodes)
-    return TopologyDiff(
+    return _diff_of(
         before=before,
         after=after,
         subtopologies=_same(b.subs, a.subs, sorted(b.subs), "content"),
         nodes=_same(b.nodes, a.nodes, node_keys, how),
         stores=_same(b.stores, a.stores, sorted(b.stores), "name"),
         topics=_same(b.topics, a.topics, sorted(b.topics), "name"),
+        key_changes=(),
         node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
+        replaced=(),
     )
 
 
@@ -204,7 +247,7 @@ def _same(
         pair.changes = NO_CHANGE
         pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(pairs=tuple(pairs))
+    return _matching_of(tuple(pairs))
 
 
 def _assemble(
@@ -235,7 +278,7 @@ def _assemble(
     topics = _matching(
         b.topics, a.topics, topic_match, lambda tb, ta: topic_changes(tb, ta, fwd)
     )
-    return TopologyDiff(
+    return _diff_of(
         before=before,
         after=after,
         subtopologies=subtopologies,
@@ -293,10 +336,10 @@ def _node_matching(
         pair.changes = changes
         pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(
-        pairs=tuple(pairs),
-        added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
-        removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
+    return _matching_of(
+        tuple(pairs),
+        tuple(after[k] for k in sorted(after.keys() - fwd.values())),
+        tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
 
 
@@ -339,8 +382,8 @@ def _matching(
         pair.changes = changes(ib, ia)
         pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(
-        pairs=tuple(pairs),
-        added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
-        removed=tuple(before[k] for k in sorted(before.keys() - matched.keys())),
+    return _matching_of(
+        tuple(pairs),
+        tuple(after[k] for k in sorted(after.keys() - paired_after)),
+        tuple(before[k] for k in sorted(before.keys() - matched.keys())),
     )

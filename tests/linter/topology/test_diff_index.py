@@ -80,3 +80,23 @@ def test_twin_refuses_a_class_it_cannot_stand_for() -> None:
 
     with pytest.raises(TypeError):
         twin(NoSlots)
+
+
+def test_matching_and_diff_makers_match_the_constructors() -> None:
+    from linter.topology.diff import Matching, TopologyDiff, _diff_of, _matching_of
+    from linter.topology.model import Description
+
+    pair = Pair("a", "b", "name")
+    made = _matching_of((pair,), ("c",), ("d",))
+    assert made == Matching((pair,), ("c",), ("d",))
+    assert type(made) is Matching
+    assert _matching_of(()) == Matching()
+    desc = Description(topologies=(), path="x")
+    fields_ = {
+        "before": desc, "after": desc, "subtopologies": Matching(), "nodes": made,
+        "stores": Matching(), "topics": Matching(), "key_changes": (),
+        "node_map": {("", "a"): ("", "b")}, "replaced": (),
+    }
+    built = _diff_of(**fields_)  # type: ignore[arg-type]
+    assert type(built) is TopologyDiff
+    assert repr(built) == repr(TopologyDiff(**fields_))  # type: ignore[arg-type]
