@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from linter.topology import naming
 from linter.topology.diff_changes import (
@@ -43,7 +43,7 @@ from linter.topology.diff_index import (
     SubtopologyInfo,
     TopicInfo,
     TopicRole,
-    setters,
+    twin,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
@@ -92,12 +92,9 @@ class Pair(Generic[T]):
         return bool(self.changes)
 
 
-_NEW = object.__new__
-# ``Pair(before, after, how, changes)`` is made as ``diff_index.setters`` says, inline in the
-# loops that make one per node, store and topic of every diff
-_SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES = setters(
-    Pair, "before", "after", "how", "changes"
-)
+# ``Pair(before, after, how, changes)`` is made through its twin (``diff_index.twin``), inline
+# in the loops that make one per node, store and topic of every diff
+_PAIR = twin(Pair)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +127,47 @@ class TopologyDiff:
     @property
     def identical(self) -> bool:
         return self.before == self.after
+
+
+_MATCHING, _DIFF = twin(Matching), twin(TopologyDiff)
+
+
+def _matching_of(
+    pairs: tuple[Pair[T], ...], added: tuple[T, ...] = (), removed: tuple[T, ...] = ()
+) -> Matching[T]:
+    """``Matching(pairs, added, removed)``, made through its twin (four of them a diff)."""
+    made = _MATCHING()
+    made.pairs = pairs
+    made.added = added
+    made.removed = removed
+    made.__class__ = Matching
+    return cast(Matching[T], made)
+
+
+def _diff_of(
+    before: Description,
+    after: Description,
+    subtopologies: Matching[SubtopologyInfo],
+    nodes: Matching[NodeInfo],
+    stores: Matching[StoreInfo],
+    topics: Matching[TopicInfo],
+    key_changes: tuple[KeyChange, ...],
+    node_map: Mapping[Key, Key],
+    replaced: tuple[StoreReplacement, ...],
+) -> TopologyDiff:
+    """``TopologyDiff(...)`` with every field, made through its twin."""
+    made = _DIFF()
+    made.before = before
+    made.after = after
+    made.subtopologies = subtopologies
+    made.nodes = nodes
+    made.stores = stores
+    made.topics = topics
+    made.key_changes = key_changes
+    made.node_map = node_map
+    made.replaced = replaced
+    made.__class__ = TopologyDiff
+    return cast(TopologyDiff, made)
 
 
 def diff(before: Description, after: Description) -> TopologyDiff:
@@ -181,14 +219,16 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
     node_keys = sorted(b.nodes)
-    return TopologyDiff(
+    return _diff_of(
         before=before,
         after=after,
         subtopologies=_same(b.subs, a.subs, sorted(b.subs), "content"),
         nodes=_same(b.nodes, a.nodes, node_keys, how),
         stores=_same(b.stores, a.stores, sorted(b.stores), "name"),
         topics=_same(b.topics, a.topics, sorted(b.topics), "name"),
+        key_changes=(),
         node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
+        replaced=(),
     )
 
 
@@ -197,18 +237,17 @@ def _same(
 ) -> Matching[T]:
     """Each item of ``before`` (under ``keys``, sorted) paired unchanged with the one of
     ``after`` under its key, matched as ``how`` says (for all, or per key)."""
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     pairs: list[Pair[T]] = []
     for k in keys:
-        pair: Pair[T] = new(Pair)  # Pair(before[k], after[k], how, NO_CHANGE)
-        set_before(pair, before[k])
-        set_after(pair, after[k])
-        set_how(pair, how if isinstance(how, str) else how[k])
-        set_changes(pair, NO_CHANGE)
+        pair = made()  # Pair(before[k], after[k], how, NO_CHANGE)
+        pair.before = before[k]
+        pair.after = after[k]
+        pair.how = how if isinstance(how, str) else how[k]
+        pair.changes = NO_CHANGE
+        pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(pairs=tuple(pairs))
+    return _matching_of(tuple(pairs))
 
 
 def _assemble(
@@ -239,7 +278,7 @@ def _assemble(
     topics = _matching(
         b.topics, a.topics, topic_match, lambda tb, ta: topic_changes(tb, ta, fwd)
     )
-    return TopologyDiff(
+    return _diff_of(
         before=before,
         after=after,
         subtopologies=subtopologies,
@@ -269,9 +308,7 @@ def _node_matching(
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     for kb, ka in fwd.items():  # sorted (``_assemble``)
         ib, ia = before[kb], after[ka]
         node, other = ib.node, ia.node
@@ -292,16 +329,17 @@ def _node_matching(
             changes = NO_CHANGE
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)
-        pair: Pair[NodeInfo] = new(Pair)  # Pair(ib, ia, how[kb], changes)
-        set_before(pair, ib)
-        set_after(pair, ia)
-        set_how(pair, how[kb])
-        set_changes(pair, changes)
+        pair = made()  # Pair(ib, ia, how[kb], changes)
+        pair.before = ib
+        pair.after = ia
+        pair.how = how[kb]
+        pair.changes = changes
+        pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(
-        pairs=tuple(pairs),
-        added=tuple(after[k] for k in sorted(after.keys() - fwd.values())),
-        removed=tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
+    return _matching_of(
+        tuple(pairs),
+        tuple(after[k] for k in sorted(after.keys() - fwd.values())),
+        tuple(before[k] for k in sorted(before.keys() - fwd.keys())),
     )
 
 
@@ -333,20 +371,19 @@ def _matching(
     """Pairs (in before-key order, each with how it was matched and what changed), then what is
     only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
-    new, set_before, set_after, set_how, set_changes = (
-        _NEW, _SET_BEFORE, _SET_AFTER, _SET_HOW, _SET_CHANGES
-    )
+    made = _PAIR
     pairs: list[Pair[T]] = []
     for kb, (ka, how) in sorted(matched.items()):
         ib, ia = before[kb], after[ka]
-        pair: Pair[T] = new(Pair)  # Pair(ib, ia, how, changes(ib, ia))
-        set_before(pair, ib)
-        set_after(pair, ia)
-        set_how(pair, how)
-        set_changes(pair, changes(ib, ia))
+        pair = made()  # Pair(ib, ia, how, changes(ib, ia))
+        pair.before = ib
+        pair.after = ia
+        pair.how = how
+        pair.changes = changes(ib, ia)
+        pair.__class__ = Pair
         pairs.append(pair)
-    return Matching(
-        pairs=tuple(pairs),
-        added=tuple(after[k] for k in sorted(after.keys() - paired_after)),
-        removed=tuple(before[k] for k in sorted(before.keys() - matched.keys())),
+    return _matching_of(
+        tuple(pairs),
+        tuple(after[k] for k in sorted(after.keys() - paired_after)),
+        tuple(before[k] for k in sorted(before.keys() - matched.keys())),
     )

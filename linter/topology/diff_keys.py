@@ -264,7 +264,7 @@ def key_changes(
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made once a diff: not frozen, so that its __init__ sets plain slots
 class _Walk:
     b: Side
     a: Side

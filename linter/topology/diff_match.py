@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import TypeAlias
 
@@ -52,18 +52,15 @@ def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
 def match_nodes(b: Side, a: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     fwd: dict[Key, Key] = {}
     how: dict[Key, How] = {}
-    # 1. chosen names
-    a_nodes, b_generated = a.nodes, b.generated
-    for key, info in b.nodes.items():
-        other = a_nodes.get(key)
-        if other is not None and b_generated[key] is None and other.node.kind == info.node.kind:
-            fwd[key], how[key] = key, "name"
+    # 1. chosen names (the pass also collects the generated ones, for 2.)
+    seqs_b = _generated_sequences(b, fwd, how, a.nodes)
+    seqs_a = _generated_sequences(a, fwd, how)
     # 2. generated names: align the index sequences per topology
-    for t in sorted({k[0] for k in b.nodes} & {k[0] for k in a.nodes}):
-        seq_b = _generated_sequence(b, t)
-        seq_a = _generated_sequence(a, t)
-        for kb, ka in _align(seq_b, seq_a):
-            fwd[kb], how[kb] = ka, "index"
+    for t in sorted(seqs_b.keys() & seqs_a.keys()):
+        (roles_b, keys_b), (roles_a, keys_a) = seqs_b[t], seqs_a[t]
+        for i, j in align.align(roles_b, roles_a):
+            kb = keys_b[i]
+            fwd[kb], how[kb] = keys_a[j], "index"
     # 3. structure: propagate along matched edges until nothing changes
     _propagate(b, a, fwd, how)
     return fwd, how
@@ -80,34 +77,47 @@ def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     return fwd, how
 
 
-def _generated_sequence(side: Side, topology: str) -> list[tuple[SeqKey, Key]]:
-    items: list[tuple[int, str, SeqKey, Key]] = []
+def _generated_sequences(
+    side: Side,
+    fwd: dict[Key, Key],
+    how: dict[Key, How],
+    other: Mapping[Key, NodeInfo] | None = None,
+) -> dict[str, tuple[list[SeqKey], list[Key]]]:
+    """Per topology, the generated nodes of ``side`` in index order: their roles (what the
+    alignment compares) and their keys. Given ``other`` (the after side's nodes), the same pass
+    over the nodes matches each chosen name to the node of that name and kind there, into
+    ``fwd`` and ``how``. Runs for every node of both sides of every diff."""
+    items: dict[str, list[tuple[int, str, SeqKey, Key]]] = {}
     nodes = side.nodes
-    for key, gen in side.generated.items():
-        if gen is not None and key[0] == topology:
-            info = nodes[key]
-            # most generated nodes are processors, whose key needs no endpoint: built inline,
-            # as this runs for every generated node of both sides
-            gk = (
-                ("processor", canonical_role(gen.prefix), gen.rest, "")
-                if type(info.node) is Processor
-                else _gen_key(info, gen)
-            )
-            items.append((gen.index, gen.rest, gk, key))
-    items.sort()
-    return [(gk, key) for _, _, gk, key in items]
-
-
-def _align(
-    seq_b: list[tuple[SeqKey, Key]], seq_a: list[tuple[SeqKey, Key]]
-) -> Iterable[tuple[Key, Key]]:
-    """The two index sequences aligned on their operator roles (``align.align``)."""
-    for i, j in align.align([k for k, _ in seq_b], [k for k, _ in seq_a]):
-        yield seq_b[i][1], seq_a[j][1]
+    for key, gen in side.generated.items():  # every node, in the order of ``nodes``
+        info = nodes[key]
+        if gen is None:
+            if other is not None:
+                there = other.get(key)
+                if there is not None and there.node.kind == info.node.kind:
+                    fwd[key], how[key] = key, "name"
+            continue
+        # most generated nodes are processors, whose key needs no endpoint: built inline
+        gk = (
+            ("processor", canonical_role(gen.prefix), gen.rest, "")
+            if type(info.node) is Processor
+            else _gen_key(info, gen)
+        )
+        listed = items.get(key[0])
+        if listed is None:
+            items[key[0]] = listed = []
+        listed.append((gen.index, gen.rest, gk, key))
+    out: dict[str, tuple[list[SeqKey], list[Key]]] = {}
+    for t, listed in items.items():
+        listed.sort()
+        out[t] = ([item[2] for item in listed], [item[3] for item in listed])
+    return out
 
 
 def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> None:
     matched_after = set(fwd.values())
+    if len(fwd) == len(b.nodes) or len(matched_after) == len(a.nodes):
+        return  # as below, before the frontier's sort: the usual upgrade ends here
     frontier = sorted(fwd)
     while frontier:
         if len(fwd) == len(b.nodes) or len(matched_after) == len(a.nodes):

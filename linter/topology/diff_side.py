@@ -12,11 +12,7 @@ from typing import TypeAlias
 
 from linter.topology import naming
 from linter.topology.diff_index import (
-    _NEW,
-    _SET_GLOBAL,
-    _SET_NODE,
-    _SET_SUB,
-    _SET_T,
+    _NODE_INFO,
     EMPTY,
     EMPTY_KEYS,
     Key,
@@ -156,17 +152,18 @@ def _index_subtopology(
     written: list[str] = []
     patterns = False
     recognise, internal, topic_name = naming.generated, naming.is_internal_topic, _is_topic_name
-    new, set_t, set_sub, set_global, set_node = _NEW, _SET_T, _SET_SUB, _SET_GLOBAL, _SET_NODE
+    made, node_info = _NODE_INFO, NodeInfo
     lean = keyed is None
     keys: dict[frozenset[str], frozenset[Key]] = {} if keyed is None else keyed
     get = keys.get
     add = _ignored if sets is None else sets.add
     for node in sub.nodes:
-        info = new(NodeInfo)  # NodeInfo(tname, sub_id, is_global, node), as ``setters`` says
-        set_t(info, tname)
-        set_sub(info, sub_id)
-        set_global(info, is_global)
-        set_node(info, node)
+        info = made()  # NodeInfo(tname, sub_id, is_global, node), through its twin
+        info.topology = tname
+        info.subtopology = sub_id
+        info.is_global = is_global
+        info.node = node
+        info.__class__ = node_info
         name = node.name
         node_names.append(name)
         key = (t, name)
