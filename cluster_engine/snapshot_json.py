@@ -9,7 +9,7 @@ leader rendered once. The pieces can be written as they come, without the whole 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import repeat
+from operator import add
 
 from pydantic_core import to_json
 
@@ -52,8 +52,6 @@ def dump_json(snapshot: Snapshot) -> Iterator[str]:
 def _partitions(parts: Partitions, tails: _Tails) -> str:
     if not len(parts):
         return "[]"
-    names = parts.topics
-    heads = repeat(_head(names), len(parts)) if isinstance(names, str) else map(_head, names)
     after = zip(
         parts.replicas,
         parts.leader,
@@ -65,9 +63,13 @@ def _partitions(parts: Partitions, tails: _Tails) -> str:
         strict=True,
     )
     # C-level maps over the columns: a Python statement per partition would cost more
-    numbers = map(str, parts.number)
-    rendered = map("".join, zip(heads, numbers, map(tails.__getitem__, after), strict=True))
-    return "[\n" + ",\n".join(rendered) + "\n      ]"
+    rendered = map(add, map(str, parts.number), map(tails.__getitem__, after))
+    names = parts.topics
+    if isinstance(names, str):  # one name: each partition's head is the separator's end
+        head = _head(names)
+        return f"[\n{head}" + f",\n{head}".join(rendered) + "\n      ]"
+    heads = map(_head, names)
+    return "[\n" + ",\n".join(map(add, heads, rendered)) + "\n      ]"
 
 
 def _head(name: str) -> str:

@@ -13,6 +13,7 @@ import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, overload
 
 from cluster_engine.errors import ClusterInputError
@@ -71,6 +72,7 @@ class Lines(Sequence[Line]):
 # A line can only be a comment, an elision, a prompt or a log line if it starts with one of
 # these characters or holds a "$" or "#" somewhere.
 _MAYBE_SPECIAL = frozenset(".…[Sl")
+_MARKS = ("$", "#")
 
 
 def prepare(text: str) -> Lines:
@@ -79,42 +81,72 @@ def prepare(text: str) -> Lines:
     texts, numbers, breaks = out.texts, out.numbers, out.breaks
     pending_break = False
     command: str | None = None
-    for number, raw in _numbered_lines(text):
-        line = raw.rstrip()
-        body = line.lstrip()
-        if not body:
-            continue
-        if body[0] in _MAYBE_SPECIAL or "$" in body or "#" in body:
-            if body.startswith("#") or _ELISION.match(body):
-                pending_break = True
+    for first, block, lines in _numbered_blocks(text):
+        marked = any(mark in block for mark in _MARKS)
+        for start in range(0, len(lines), _GROUP):
+            group = lines[start : start + _GROUP]
+            number = first + start
+            if _plain(group, marked):
+                # every line is output as it is: taken whole (most of a large capture)
+                if pending_break:
+                    breaks[len(texts)] = command
+                    pending_break, command = False, None
+                texts += group
+                numbers.extend(range(number, number + len(group)))
                 continue
-            if _PROMPT.match(body):
-                pending_break, command = True, body
-                continue
-            if _LOG.match(body):
-                continue
-        if pending_break:
-            breaks[len(texts)] = command
-            pending_break, command = False, None
-        texts.append(line)
-        numbers.append(number)
+            for k, line in enumerate(group, start=number):
+                body = line.lstrip()
+                if not body:
+                    continue
+                if body[0] in _MAYBE_SPECIAL or "$" in body or "#" in body:
+                    if body.startswith("#") or _ELISION.match(body):
+                        pending_break = True
+                        continue
+                    if _PROMPT.match(body):
+                        pending_break, command = True, body
+                        continue
+                    if _LOG.match(body):
+                        continue
+                if pending_break:
+                    breaks[len(texts)] = command
+                    pending_break, command = False, None
+                texts.append(line)
+                numbers.append(k)
     return out
+
+
+# Lines judged at a time by _plain: a group holding one comment or blank line is read line by line.
+_GROUP = 512
+
+
+def _plain(lines: list[str], marked: bool) -> bool:
+    """Whether each of ``lines`` (trailing whitespace removed) is kept as it is by the line-by-line
+    reading in ``prepare``: none is blank, none starts with a character a comment, an elision, a
+    prompt or a log line starts with, none holds a "$" or "#" (``marked``: their block has one).
+    C-level passes over the lines: a Python statement per line costs more."""
+    if not all(lines):
+        return False
+    if not _MAYBE_SPECIAL.isdisjoint(map(itemgetter(0), map(str.lstrip, lines))):
+        return False
+    return not marked or not any(mark in line for line in lines for mark in _MARKS)
 
 
 # Lines split at a time: all of a 200k-line text's lines at once would be ~30 MB more to hold.
 _BLOCK = 1 << 20
 
 
-def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``enumerate(text.splitlines(), start=1)``, split a block of about ``_BLOCK`` characters at
-    a time. A block ends just after a "\n", where ``splitlines`` breaks anyway (a "\r\n" pair
-    stays whole), so the lines are the same."""
+def _numbered_blocks(text: str) -> Iterator[tuple[int, str, list[str]]]:
+    """The lines of ``text`` a block of about ``_BLOCK`` characters at a time: (the number of
+    the block's first line, the block, its lines with trailing whitespace removed). A block ends
+    just after a "\n", where ``splitlines`` breaks anyway (a "\r\n" pair stays whole), so the
+    lines are those of ``text.splitlines()``."""
     start, number = 0, 1
     while start < len(text):
         cut = text.find("\n", start + _BLOCK)
         end = len(text) if cut < 0 else cut + 1
-        lines = text[start:end].splitlines()
-        yield from enumerate(lines, start=number)
+        block = text[start:end]
+        lines = list(map(str.rstrip, block.splitlines()))
+        yield number, block, lines
         start, number = end, number + len(lines)
 
 

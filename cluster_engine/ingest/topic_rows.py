@@ -14,7 +14,6 @@ import re
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import TypeVar
 
 from cluster_engine.bounds import INT32_MAX
@@ -97,6 +96,10 @@ IDS = re.compile(r"(?:[0-9]{1,10}(?:,[0-9]{1,10})*)?")
 ELR = re.compile(rf"{IDS.pattern}|N/A")
 
 
+# A line's fields after its partition, read: leader, replicas, ISR, ELR, last known ELR.
+Tail = tuple[int, Members, Members, Members | None, Members | None]
+
+
 class Unread(Exception):
     """A value the fast readers leave to the general reader (out of range, another form)."""
 
@@ -160,6 +163,29 @@ class RowReader:
         self.isr_field = _field("Isr:", IDS, self.ids_of)
         self.elr_field = _field("Elr:", ELR, self.elr_of)
         self.last_known_elr_field = _field("LastKnownElr:", ELR, self.elr_of)
+        # a line's fields after its partition (``Leader: 1\tReplicas: 1,2\tIsr: 1``, with or
+        # without the ELR pair), by the line's number of TABs: one per distinct text
+        self.tail_of = {
+            5: _Converted(self._tail).__getitem__,
+            7: _Converted(self._tail_with_elr).__getitem__,
+        }
+
+    def _tail(self, text: str) -> Tail:
+        fields = text.split("\t")
+        if len(fields) != 3:
+            raise Unread(text)
+        leader, replicas, isr = fields
+        members = self.replicas_field(replicas), self.isr_field(isr)
+        return self.leader_field(leader), *members, None, None
+
+    def _tail_with_elr(self, text: str) -> Tail:
+        fields = text.split("\t")
+        if len(fields) != 5:
+            raise Unread(text)
+        leader, replicas, isr, elr, last_known = fields
+        members = self.replicas_field(replicas), self.isr_field(isr)
+        eligible = self.elr_field(elr), self.last_known_elr_field(last_known)
+        return self.leader_field(leader), *members, *eligible
 
     def _members(self, text: str) -> Members:
         values = tuple(map(int, text.split(",")))
@@ -195,35 +221,33 @@ class RowReader:
         rows.last_known_elr.append(eligible[1])
         return True
 
-    def run(self, texts: Sequence[str], numbers: Sequence[int], start: int, stop: int) -> bool:
-        """Read ``texts[start:stop]``, each led by a TAB, when all are in the tool's own form
+    def run(self, parts: list[list[str]], first: str, numbers: Sequence[int], start: int) -> bool:
+        """Read the lines ``parts`` (each led by a TAB, split at its first three TABs; ``first``:
+        the first line; ``start``: its index in ``numbers``) when all are in the tool's own form
         with the same fields (with or without the ELR pair); False (nothing read) otherwise."""
-        # Split once and slice per column: a Python statement per line would cost more than the
-        # whole C-level pass (~1 us a line on a 200k-line describe).
-        widths = set(map(str.count, texts[start:stop], repeat("\t")))
-        width = widths.pop()
-        if widths or width not in (5, 7):
+        # Read column by column: a Python statement per line would cost more than the whole
+        # C-level pass (~1 us a line on a 200k-line describe). The rest of a line after its
+        # partition (leader, replicas, ISR, ELR) is one of a few distinct texts, each split and
+        # read once; it must hold the fields of the first line's number of TABs.
+        tail_of = self.tail_of.get(first.count("\t"))
+        if tail_of is None or set(map(len, parts)) != {4}:
             return False  # each line's fields must fall in their own columns
-        fields = "".join(texts[start:stop]).split("\t")
-        n = stop - start
+        lead, topics, partitions, rests = zip(*parts, strict=True)
+        if set(lead) != {""}:
+            return False
         try:
-            names = list(map(self.topic_field, fields[1::width]))
-            index = array("q", map(self.partition_field, fields[2::width]))
-            led = array("q", map(self.leader_field, fields[3::width]))
-            replicas = list(map(self.replicas_field, fields[4::width]))
-            isr = list(map(self.isr_field, fields[5::width]))
-            elr: list[Members | None] = [None] * n
-            last_known = elr
-            if width == 7:
-                elr = list(map(self.elr_field, fields[6::width]))
-                last_known = list(map(self.last_known_elr_field, fields[7::width]))
+            names = list(map(self.topic_field, topics))
+            index = array("q", map(self.partition_field, partitions))
+            tails = list(map(tail_of, rests))
         except Unread:
             return False
+        led, replicas, isr, elr, last_known = zip(*tails, strict=True)
+        n = len(parts)
         rows = self.rows
-        rows.line.extend(numbers[start:stop])
+        rows.line.extend(numbers[start : start + n])
         rows.topic += names
         rows.number += index
-        rows.leader += led
+        rows.leader += array("q", led)
         rows.replicas += replicas
         rows.isr += isr
         rows.adding += [()] * n

@@ -9,10 +9,11 @@ pre-2.x form without a space after the colon (``Topic:foo``) is read too.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import not_
+from operator import itemgetter
 
 from cluster_engine.bounds import INT32_MAX
 from cluster_engine.ingest.text import Line, Lines, fail, int_list, to_int
@@ -143,19 +144,24 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
     reader = RowReader()
     texts: Sequence[str]
     numbers: Sequence[int]
-    breaks: Container[int]
+    breaks: Collection[int]
     if isinstance(lines, Lines):
         texts, numbers, breaks = lines.texts, lines.numbers, lines.breaks
     else:
         texts, numbers = [x.text for x in lines], [x.number for x in lines]
         breaks = {i for i, x in enumerate(lines) if x.after_break}
+    cuts = sorted(breaks)
     i = start
     while i < len(texts) and (i == start or i not in breaks):
         # up to _CHUNK lines, to the next break: runs of TAB-led lines are read in bulk
         stop = min(len(texts), i + _CHUNK)
-        stop = next((k for k in range(i + 1, stop) if k in breaks), stop)
-        for a, b in _runs(texts, i, stop):
-            if b - a > 1 and reader.run(texts, numbers, a, b):
+        after = bisect_right(cuts, i)
+        stop = min(stop, cuts[after]) if after < len(cuts) else stop
+        # each line split at its first three TABs: what the bulk reader reads, and what tells
+        # TAB-led lines (an empty first part) from the others
+        parts = list(map(str.split, texts[i:stop], repeat("\t"), repeat(3)))
+        for a, b in _runs(parts, i, stop):
+            if b - a > 1 and reader.run(parts[a - i : b - i], texts[a], numbers, a):
                 continue
             for k in range(a, b):
                 if not _line(path, lines[k], reader, headers):
@@ -168,10 +174,10 @@ def parse(path: str, lines: Sequence[Line], start: int) -> tuple[TopicsDescribe,
 _CHUNK = 4096
 
 
-def _runs(texts: Sequence[str], start: int, stop: int) -> Iterator[tuple[int, int]]:
-    """``range(start, stop)`` cut into maximal runs of TAB-led lines and single other lines."""
-    tabbed = map(str.startswith, texts[start:stop], repeat("\t"))
-    others = compress(range(start, stop), map(not_, tabbed))
+def _runs(parts: list[list[str]], start: int, stop: int) -> Iterator[tuple[int, int]]:
+    """``range(start, stop)`` cut into maximal runs of TAB-led lines (their text before the first
+    TAB, ``parts[k][0]``, is empty) and single other lines."""
+    others = compress(range(start, stop), map(itemgetter(0), parts))
     a = start
     for k in [*others, stop]:
         if a < k:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from linter.report.model import Report
 from linter.report.timeline import TimelineStep
 from linter.settings import Settings
-from linter.topology.diff import TopologyDiff
-from linter.topology.model import Description
+
+if TYPE_CHECKING:
+    # for the annotations only: a cluster check never loads the topology diff
+    from linter.topology.diff import TopologyDiff
+    from linter.topology.model import Description
 
 
 @dataclass(frozen=True)

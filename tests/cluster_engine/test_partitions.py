@@ -169,6 +169,7 @@ def test_lines_that_add_up_to_whole_records_are_not_read_as_records() -> None:
             "\tTopic: a\tPartition: 9\tLeader: 1\tReplicas: 1\tIsr: 1\tElr: x\tLastKnownElr: ",
             r"Elr: expected comma-separated broker ids, got 'x'",
         ),
+        ("\tTopic: a\tPartition: 9", r"partition line without Leader:"),
     ],
 )
 def test_an_error_in_a_run_is_located_on_its_line(odd: str, error: str) -> None:

@@ -466,8 +466,67 @@ def test_lines_split_a_block_at_a_time_are_the_lines_of_the_whole_text(
     rng = random.Random(17)
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
-        expected = list(enumerate(text.splitlines(), start=1))
-        assert list(text_module._numbered_lines(text)) == expected, repr(text)
+        expected = [(n, line.rstrip()) for n, line in enumerate(text.splitlines(), start=1)]
+        got = [
+            (first + i, line)
+            for first, _, lines in text_module._numbered_blocks(text)
+            for i, line in enumerate(lines)
+        ]
+        assert got == expected, repr(text)
+
+
+def _prepared_line_by_line(text: str) -> tuple[list[str], list[int], dict[int, str | None]]:
+    """What ``prepare`` keeps, one line at a time (the reading its whole-group path must match)."""
+    from cluster_engine.ingest import text as text_module
+
+    texts: list[str] = []
+    numbers: list[int] = []
+    breaks: dict[int, str | None] = {}
+    pending, command = False, None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        body = line.lstrip()
+        if not body:
+            continue
+        if body.startswith("#") or text_module._ELISION.match(body):
+            pending = True
+            continue
+        if text_module._PROMPT.match(body):
+            pending, command = True, body
+            continue
+        if text_module._LOG.match(body):
+            continue
+        if pending:
+            breaks[len(texts)] = command
+            pending, command = False, None
+        texts.append(line)
+        numbers.append(number)
+    return texts, numbers, breaks
+
+
+@pytest.mark.parametrize(("block", "group"), [(1, 1), (5, 2), (40, 3), (1 << 20, 512)])
+def test_lines_taken_a_group_at_a_time_are_the_lines_read_one_by_one(
+    block: int, group: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``prepare`` takes a group of plain lines whole: the same lines, numbers and breaks (the
+    command before each) as reading every line on its own, whatever the comments, prompts, log
+    lines, elisions and blank lines among them."""
+    import random
+
+    from cluster_engine.ingest import text as text_module
+
+    monkeypatch.setattr(text_module, "_BLOCK", block)
+    monkeypatch.setattr(text_module, "_GROUP", group)
+    pieces = ["\tTopic: a\tPartition: 1", "Topic: b", "x $y", "a#b", "# c", "...", "\u2026",
+              "$ kafka-topics.sh", "[u@h d]# cmd", "[2024-01-01 10:00:00,1] WARN x", "SLF4J: y",
+              "log4j: z", "lead", "Status", "[x]", " ", "\t", "\n", "\r\n", "\x0c", "\u2028",
+              "\n\n", " \t\n"]  # fmt: skip
+    rng = random.Random(29)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        texts, numbers, breaks = _prepared_line_by_line(text)
+        lines = text_module.prepare(text)
+        assert (lines.texts, list(lines.numbers), lines.breaks) == (texts, numbers, breaks), text
 
 
 def test_a_long_run_of_digits_is_found_across_scan_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
