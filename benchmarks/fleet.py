@@ -269,12 +269,15 @@ def fresh_command(path: Path, out: Path, *options: str) -> float:
     return time.perf_counter() - started
 
 
-def class_archives() -> set[str]:
-    """The archives of Spark's classes a fresh local scan maps (linter.fleet.classdata)."""
-    from linter.fleet.classdata import ARCHIVE_DIR
+def class_archive() -> bool:
+    """Whether the archive of Spark's classes that a fresh local scan of this Python maps is
+    there (linter.fleet.classdata: one per Java runtime and Spark install)."""
+    from linter.fleet import classdata
+    from linter.fleet.environment import _java_version, check_environment
 
-    found = os.listdir(ARCHIVE_DIR) if os.path.isdir(ARCHIVE_DIR) else []
-    return {name for name in found if name.endswith(".jsa")}
+    home = check_environment()
+    path = classdata.archive_path(home, _java_version(home)[1])
+    return path is not None and os.path.isfile(path)
 
 
 def write_tree(rows: list[dict[str, object]], root: Path) -> None:
@@ -379,10 +382,10 @@ def main() -> None:
             rows.append(("fresh scan of a 4-app fleet (start to exit)",
                          f"{small:.1f} s on Spark {args.master}; {local:.1f} s --engine local"))
             more = ("--partitions", str(args.partitions)) if args.partitions else ()
-            had = class_archives()
+            had = class_archive()
             big = fresh_command(fleets[largest][0], tmp / "fresh", "--master", args.master, *more)
-            archive = ("wrote the class archive (once)" if class_archives() - had
-                       else "class archive mapped" if had else "no class archive")  # fmt: skip
+            archive = ("class archive mapped" if had else "wrote the class archive (once)"
+                       if class_archive() else "no class archive")  # fmt: skip
             rows.append((f"fresh scan of {fleets[largest][1]} apps ({largest} descriptions), "
                          f"{args.master}", f"{big:.1f} s ({archive})"))  # fmt: skip
         loop = {size: single_process(path, tmp / f"single-{size}")
