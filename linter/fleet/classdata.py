@@ -19,6 +19,7 @@ be paid every time).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -56,6 +57,7 @@ def java_options(path: str | None, record: bool) -> tuple[str, str | None]:
     if path is None or os.environ.get(SWITCH, "").strip().lower() == "off":
         return "", None
     if os.path.isfile(path):
+        _used(path)
         return f"-XX:SharedArchiveFile={path} {_QUIET}", None
     if not record:
         return "", None
@@ -68,6 +70,27 @@ def java_options(path: str | None, record: bool) -> tuple[str, str | None]:
     _forget_stale(time.time() - STALE_SECONDS)
     written = f"{path}.{os.getpid()}.tmp"
     return f"-XX:ArchiveClassesAtExit={written} {_QUIET}", written
+
+
+# Every install (each virtualenv, each pyspark or Java update) has an archive of its own: the
+# ones used least lately are removed when a new one is kept, so the folder stays at this many.
+KEPT = 3
+
+
+def _used(path: str) -> None:
+    """Mark the archive at ``path`` as just used (its mtime: atime is often not kept)."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+def _keep_recent(kept: int) -> None:
+    try:
+        with os.scandir(ARCHIVE_DIR) as entries:
+            found = [(e.stat().st_mtime, e.path) for e in entries if e.name.endswith(".jsa")]
+        for _, stale in sorted(found, reverse=True)[kept:]:
+            os.remove(stale)
+    except OSError:
+        pass
 
 
 # A JVM that writes the archive after its process was stopped (Ctrl-C) leaves it unnamed: such
@@ -100,6 +123,7 @@ def keep(written: str, path: str, gateway: Any, *, whole: bool = True) -> None:
     try:
         if whole and proc.returncode == 0 and os.path.getsize(written) > 0:
             os.replace(written, path)
+            _keep_recent(KEPT)
     except OSError:
         pass
     finally:

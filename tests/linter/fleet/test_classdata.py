@@ -3,6 +3,7 @@ exists, written only by a scan that asks for it, and put in place whole."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -74,6 +75,21 @@ def test_kept_once_the_jvm_has_exited(tmp_path: Path) -> None:
     assert gateway.closed
     assert path.read_text() == "archive"
     assert not written.exists()
+
+
+def test_only_the_archives_used_last_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(classdata, "ARCHIVE_DIR", str(tmp_path))
+    old = [tmp_path / f"old-{i}.jsa" for i in range(classdata.KEPT)]
+    for age, archive in enumerate(old):
+        archive.write_bytes(b"x")
+        os.utime(archive, (1000.0 + age, 1000.0 + age))  # old-0 used least lately
+    classdata.java_options(str(old[0]), record=False)  # mapped now: used last
+    written, path = tmp_path / "new.jsa.1.tmp", tmp_path / "new.jsa"
+    code = f"import sys; sys.stdin.read(); open({str(written)!r}, 'w').write('archive')"
+    classdata.keep(str(written), str(path), _Gateway(code))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.jsa", "old-0.jsa", "old-2.jsa"]
 
 
 def test_a_failed_dump_leaves_nothing(tmp_path: Path) -> None:
