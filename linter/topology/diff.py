@@ -43,7 +43,6 @@ from linter.topology.diff_index import (
     SubtopologyInfo,
     TopicInfo,
     TopicRole,
-    twin,
 )
 from linter.topology.diff_keys import KeyChange, key_changes
 from linter.topology.diff_match import (
@@ -57,6 +56,7 @@ from linter.topology.diff_match import (
 )
 from linter.topology.diff_side import KeyedSets, Neighbours, Side, index, topology_names
 from linter.topology.model import Description, Sink
+from linter.topology.twins import twin
 
 __all__ = [
     "Change",
@@ -92,7 +92,7 @@ class Pair(Generic[T]):
         return bool(self.changes)
 
 
-# ``Pair(before, after, how, changes)`` is made through its twin (``diff_index.twin``), inline
+# ``Pair(before, after, how, changes)`` is made through its twin (``twins.twin``), inline
 # in the loops that make one per node, store and topic of every diff
 _PAIR = twin(Pair)
 

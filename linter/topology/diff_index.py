@@ -4,12 +4,13 @@ what can differ between two matched ones (``Change``). ``diff_side`` indexes a s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, TypeAlias, cast
+from typing import Literal, TypeAlias, cast
 
 from linter.topology import naming
 from linter.topology.model import Node
+from linter.topology.twins import twin
 
 How: TypeAlias = Literal["name", "index", "structure", "owner", "content", "nodes"]
 TopicRole: TypeAlias = Literal["source", "pattern", "sink", "repartition", "global"]
@@ -58,27 +59,6 @@ class NodeInfo:
     @property
     def line(self) -> int | None:
         return self.node.position.line or None
-
-
-def twin(cls: type) -> type[Any]:
-    """A mutable class laid out as the frozen slotted dataclass ``cls`` (the same slots in the
-    same order, the same bases): an instance of it whose every field is set and whose class is
-    then set to ``cls`` is the object ``cls(...)`` makes, in about a quarter of the time (the
-    generated ``__init__`` of a frozen class goes through ``object.__setattr__`` per field).
-    For the objects a diff makes for every node, store, sub-topology and topic. CPython refuses
-    the class assignment unless the two layouts agree: checked here, at import."""
-    names = tuple(f.name for f in fields(cls))
-    if tuple(getattr(cls, "__slots__", ())) != names or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} is not a plain frozen slotted dataclass")
-    namespace: dict[str, object] = {"__slots__": names}
-    if "__orig_bases__" in cls.__dict__:  # a Generic: its twin derives from the same base
-        namespace["__orig_bases__"] = cls.__dict__["__orig_bases__"]
-    made = type(f"_{cls.__name__}", cls.__bases__, namespace)
-    probe = made()
-    for name in names:
-        setattr(probe, name, None)
-    probe.__class__ = cls  # TypeError when the layouts differ
-    return made
 
 
 _NODE_INFO = twin(NodeInfo)

@@ -39,6 +39,7 @@ from linter.topology.model import (
     Subtopology,
     Topology,
 )
+from linter.topology.twins import twin
 
 __all__ = ["fast_nodes", "read"]
 
@@ -89,17 +90,12 @@ def _twins() -> tuple[type, ...] | None:
         Topology: ("subtopologies", "name", "position", "layout"),
         Description: ("topologies", "path"),
     }
-    for cls, names in expected.items():
-        slots = getattr(cls, "__slots__", ())
-        if (
-            tuple(f.name for f in fields(cls)) != names
-            or tuple(slots) != names
-            or hasattr(cls, "__post_init__")
-            or cls.__bases__ != (object,)
-        ):
-            return None
-    made = [type(f"_{cls.__name__}", (), {"__slots__": names}) for cls, names in expected.items()]
-    return tuple(made)
+    if any(tuple(f.name for f in fields(cls)) != names for cls, names in expected.items()):
+        return None
+    try:
+        return tuple(twin(cls) for cls in expected)
+    except TypeError:  # not a plain frozen slotted dataclass any more
+        return None
 
 
 _TWINS: tuple[type, ...] = _twins() or ()

@@ -1,4 +1,4 @@
-"""The diff's items made through their mutable twins (``diff_index.twin``) are the objects their
+"""The diff's items made through their mutable twins (``twins.twin``) are the objects their
 own constructors make: same class, equality, hash and repr."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from linter.topology.diff_index import (
     _store_info,
     _sub_info,
     _topic_info_of,
-    twin,
 )
 from linter.topology.model import Position, Processor
+from linter.topology.twins import twin
 
 
 def _through_twin(cls: type, values: dict[str, Any]) -> Any:
