@@ -73,11 +73,10 @@ def scan_command(
     consecutive pair), find cross-app lineage risks and, with --plan, the apps a cluster change
     hits. Writes findings/apps/lineage Parquet tables, summary.json and dashboard.html to --out.
     """
-    from linter.fleet.environment import FleetSetupError, master_to_set, scan_session
+    from linter.fleet.environment import FleetSetupError, scan_session
     from linter.fleet.inputs import detect_format, input_problem, local_path, unread_files
-    from linter.fleet.job import input_bytes, run_scan
+    from linter.fleet.job import records_classes, run_scan
     from linter.fleet.options import ScanOptions
-    from linter.fleet.small import is_small
 
     ctx = click.get_current_context()
     if snapshot and not plan:
@@ -124,11 +123,9 @@ def scan_command(
             ctx.exit(EXIT_USAGE)
         log(f"done in {time.monotonic() - started:.1f} s; results in {out}")
         _finish(summary, fmt, severity)
-    # A small local fleet loads few of Spark's classes: the archive of them is made by a scan
-    # that runs the whole job (linter.fleet.classdata).
-    whole_job = not is_small(master_to_set(master) or "", input_bytes(input_path) or 0, options)
+    record = records_classes(master, options)  # a scan of the whole job saves Spark's classes
     try:
-        with scan_session(master, record_classes=whole_job, log=log) as spark:
+        with scan_session(master, record_classes=record, log=log) as spark:
             ready = time.monotonic() - started
             log(f"Spark {spark.version} on {spark.sparkContext.master} ready in {ready:.1f} s")
             result = run_scan(spark, options, log)

@@ -283,6 +283,15 @@ class ScanResult:
     seconds: float
 
 
+def records_classes(master: str | None, options: ScanOptions) -> bool:
+    """Whether a new session for this scan on ``master`` may write the archive of Spark's
+    classes (:mod:`linter.fleet.classdata`): only a scan that runs the whole job, not the
+    small-fleet path, which loads few of the SQL classes."""
+    from linter.fleet.environment import master_to_set
+
+    return not is_small(master_to_set(master) or "", input_bytes(options.input) or 0, options)
+
+
 def run_scan(spark: SparkSession, options: ScanOptions, log: Callable[[str], None]) -> ScanResult:
     started = time.monotonic()
     sc = spark.sparkContext
