@@ -244,6 +244,24 @@ def test_a_node_printed_twice_is_refused(text: str) -> None:
     assert_same_reading(text)
 
 
+@pytest.mark.parametrize(
+    "arrow",
+    ["      --> b, b\n", "      --> b, b, c\n", "      --> b, \n", "      --> b, , c\n"],
+    ids=["a name twice", "a name twice of three", "an empty last name", "an empty name"],
+)
+def test_a_list_with_a_repeated_or_empty_name_is_left_to_the_plain_reader(arrow: str) -> None:
+    """`--> b, b` is the set {b} (a Sink named `b, b` listing `a` back does not make it one
+    edge to that Sink): the fast path, which checks a one-name line by that name, leaves such a
+    list to the plain reader rather than read it another way."""
+    text = (
+        "Topologies:\n   Sub-topology: 0\n    Source: a (topics: [t])\n"
+        + arrow
+        + "    Sink: b, b (topic: out)\n      <-- a\n"
+    )
+    assert parse_fast.read(text, "t.txt") is None
+    assert_same_reading(text)
+
+
 # --- the benchmark's inputs ----------------------------------------------------------------------
 
 def _benchmark_generate() -> Callable[[int, int], str]:
