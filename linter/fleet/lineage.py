@@ -217,6 +217,55 @@ def slice_graph(
     return FleetGraph(apps=members, partition_changes=own, view="topics")
 
 
+SliceRow = tuple[str, str, str, str, str | None, int]
+"""``(key, app_id, application_id, version, upgrade, roles)``: one app in one slice."""
+
+
+def slice_graphs(
+    rows: Iterable[SliceRow], changes: Iterable[PartitionChange] = ()
+) -> list[FleetGraph]:
+    """The graphs to judge for whole slices given as their rows (:func:`slice_rows`, every row
+    of each slice there, in any order): all their topics in one graph, their application ids in
+    another, so that a few graphs are built and judged, not one per slice (nearly every slice
+    of a fleet holds one app: its own output topics, its external inputs, its application id).
+
+    Every fleet rule asks about one topic or one application id at a time, so a graph of whole
+    slices finds what the slices find one by one, and has their edges. A topic a plan step
+    changes is a graph of its own, as a slice: ``partitions-added-stateful`` also reads the
+    app's other facts (whether it keeps state anywhere) and must see the slice's only.
+    """
+    changed = {c.topic for c in changes}
+    held: dict[str, tuple[str, str, str | None, list[set[str]]]] = {}
+    alone: dict[str, list[AppFacts]] = {}
+    ids: list[AppFacts] = []
+    for key, app_id, application_id, version, upgrade, roles in rows:
+        kind, _, name = key.partition(":")
+        if kind != TOPIC:
+            ids.append(AppFacts(app_id, application_id, version, upgrade))
+        elif name in changed:
+            facts = sliced_facts(key, app_id, application_id, version, upgrade, roles)
+            alone.setdefault(key, []).append(facts)
+        else:
+            app = held.get(app_id)
+            if app is None:
+                app = held[app_id] = (application_id, version, upgrade, [set() for _ in _ROLES])
+            for i, topics in enumerate(app[3]):
+                if roles >> i & 1:
+                    topics.add(name)
+    graphs = [slice_graph(key, apps, changes) for key, apps in sorted(alone.items())]
+    if held:
+        facts_of_topics = tuple(
+            AppFacts(app_id, application_id, version, upgrade, *map(frozenset, sets))
+            for app_id, (application_id, version, upgrade, sets) in sorted(held.items())
+        )
+        graphs.append(FleetGraph(apps=facts_of_topics, view="topics"))
+    if ids:
+        graphs.append(
+            FleetGraph(apps=tuple(sorted(ids, key=lambda a: a.app_id)), view="application-ids")
+        )
+    return graphs
+
+
 @dataclass(frozen=True, slots=True)
 class FleetRules:
     """The fleet rules ``settings`` keeps, with their severity overrides: chosen once, not once

@@ -24,9 +24,8 @@ from linter.fleet.lineage import (
     FleetRules,
     edges,
     judge,
-    slice_graph,
+    slice_graphs,
     slice_rows,
-    sliced_facts,
 )
 from linter.fleet.options import ScanOptions
 from linter.fleet.rows import AppRow, FindingRow
@@ -75,8 +74,8 @@ def _judge(
 ) -> Callable[[Iterable[Slice]], Iterator[Judged]]:
     def run(slices: Iterable[Slice]) -> Iterator[Judged]:
         chosen = FleetRules.of(settings)
-        for key, apps in slices:
-            graph = slice_graph(key, (sliced_facts(key, *app) for app in apps), changes)
+        rows = ((key, *app) for key, apps in slices for app in apps)
+        for graph in slice_graphs(rows, changes):  # as the large fleet's job judges them
             yield judge(graph, settings, chosen), list(edges(graph))
 
     return run

@@ -16,7 +16,10 @@ from linter.fleet.lineage import (
     key_change_topics,
     produced_topics,
     slice_graph,
+    slice_graphs,
     slice_keys,
+    slice_rows,
+    sliced_facts,
     whole_graph,
 )
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
@@ -61,6 +64,40 @@ def test_whole_graph_equals_union_of_slices() -> None:
     assert sorted(map(_key, sliced)) == sorted(map(_key, fleet_findings(graph, Settings())))
     sliced_edges = [e for key, apps in groups.items() for e in edges(slice_graph(key, apps))]
     assert sorted(sliced_edges, key=repr) == sorted(edges(graph), key=repr)
+
+
+# An app whose repartition topic a plan grows, stateful on another topic: the one fact a topic's
+# slice sees differently from a graph of several topics (partitions-added-stateful's advice).
+REKEY = AppFacts("rekey", "rekey", consumes=frozenset({"orders", "rekey-x-repartition"}),
+                 produces=frozenset({"rekey-x-repartition"}), stateful_on=frozenset({"orders"}),
+                 internal=frozenset({"rekey-x-repartition"}))  # fmt: skip
+GROWN = (*CHANGES, PartitionChange("rekey-x-repartition", 8, 1))
+
+
+def _judged(graphs: list[FleetGraph]) -> tuple[list[str], list[str]]:
+    found = sorted(repr(r.as_tuple()) for g in graphs for r in judge(g, Settings()))
+    return found, sorted(repr(e) for g in graphs for e in edges(g))
+
+
+@pytest.mark.parametrize("changes", [(), GROWN])
+@pytest.mark.parametrize("groups", [1, 2, 3, 100])
+def test_graphs_of_whole_slices_judge_as_the_slices(
+    groups: int, changes: tuple[PartitionChange, ...]
+) -> None:
+    rows = [row for app in (*FLEET, REKEY) for row in slice_rows(app)]
+    by_key: dict[str, list[tuple[str, str, str, str | None, int]]] = defaultdict(list)
+    for key, *app in rows:
+        by_key[key].append(tuple(app))  # type: ignore[arg-type]
+    one_by_one = [
+        slice_graph(key, [sliced_facts(key, *app) for app in apps], changes)
+        for key, apps in by_key.items()
+    ]
+    parts: list[list[tuple[str, str, str, str, str | None, int]]] = [[] for _ in range(groups)]
+    for i, key in enumerate(sorted(by_key)):  # whole slices, spread over the groups
+        parts[i % groups].extend(r for r in reversed(rows) if r[0] == key)
+    together = [g for part in parts for g in slice_graphs(part, changes)]
+    assert _judged(together) == _judged(one_by_one)
+    assert len(together) <= 2 * groups + len(changes)
 
 
 def test_rules_on_a_known_fleet() -> None:
