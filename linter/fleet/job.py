@@ -35,7 +35,7 @@ from linter.fleet.lineage import (
 )
 from linter.fleet.local import cycles_uncollected
 from linter.fleet.options import ScanOptions
-from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA
+from linter.fleet.rows import APP_ROW_SCHEMA, EDGES_SCHEMA, FINDINGS_SCHEMA, FindingRow
 from linter.fleet.scan import Version, scan_app
 from linter.fleet.small import is_small, run_small
 from linter.lineage import PartitionChange
@@ -170,11 +170,39 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
 
 # --- the job -----------------------------------------------------------------------------------
 
-APP, FINDING, SLICE, EDGE = 0, 1, 2, 3
+APP, FINDING, SLICE, EDGE, TALLY = 0, 1, 2, 3, 4
 
 SLICE_SCHEMA = (
     "key string, app_id string, application_id string, version string, upgrade string, roles int"
 )
+
+
+# Findings counted by rule, name, severity and check (and how many acknowledged), per partition:
+# the rule histogram of summary.json.
+TALLY_SCHEMA = (
+    "rule string, name string, severity string, check string, count int, acknowledged int"
+)
+
+
+class _Tally:
+    """The findings a partition makes, counted as :data:`TALLY_SCHEMA` rows: made in the pass
+    that makes the findings (so a partition computed again counts again, unlike an accumulator),
+    a few hundred rows the summary adds up instead of a pass of the JVM over every finding."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str, str, str], list[int]] = {}
+
+    def add(self, row: FindingRow) -> None:
+        key = (row.rule, row.name, row.severity, row.check)
+        counted = self.counts.get(key)
+        if counted is None:
+            counted = self.counts[key] = [0, 0]
+        counted[0] += 1
+        counted[1] += row.acknowledged is not None
+
+    def rows(self) -> Iterator[tuple[str, str, str, str, int, int]]:
+        for (rule, name, severity, check), (count, acknowledged) in self.counts.items():
+            yield rule, name, severity, check, count, acknowledged
 
 
 def _struct(ddl: str) -> str:
@@ -187,9 +215,12 @@ def _struct(ddl: str) -> str:
 # belongs to (the slice's topic and what the app does with it, not the app's whole facts).
 SCANNED_SCHEMA = (
     f"kind int, finding {_struct(FINDINGS_SCHEMA)}, app {_struct(APP_ROW_SCHEMA)}, "
-    f"slice {_struct(SLICE_SCHEMA)}"
+    f"slice {_struct(SLICE_SCHEMA)}, tally {_struct(TALLY_SCHEMA)}"
 )
-JUDGED_SCHEMA = f"kind int, finding {_struct(FINDINGS_SCHEMA)}, edge {_struct(EDGES_SCHEMA)}"
+JUDGED_SCHEMA = (
+    f"kind int, finding {_struct(FINDINGS_SCHEMA)}, edge {_struct(EDGES_SCHEMA)}, "
+    f"tally {_struct(TALLY_SCHEMA)}"
+)
 
 
 def _scan(
@@ -198,15 +229,19 @@ def _scan(
     def run(apps: Iterable[tuple[str, list[Version]]]) -> Iterator[tuple[Any, ...]]:
         # An app's check makes no reference cycles: the collector's passes over everything
         # the worker holds only cost (a fifth of the scan's CPU, measured in one process).
+        tally = _Tally()
         with cycles_uncollected():
             for app_id, versions in apps:
                 result = scan_app(app_id, versions, settings)
-                yield (APP, None, result.app.as_tuple(), None)
+                yield (APP, None, result.app.as_tuple(), None, None)
                 for row in result.findings:
-                    yield (FINDING, row.as_tuple(), None, None)
+                    tally.add(row)
+                    yield (FINDING, row.as_tuple(), None, None, None)
                 if result.facts is not None:
                     for part in slice_rows(result.facts):
-                        yield (SLICE, None, None, part)
+                        yield (SLICE, None, None, part, None)
+        for counted in tally.rows():
+            yield (TALLY, None, None, None, counted)
 
     return run
 
@@ -216,14 +251,18 @@ def _judge(
 ) -> Callable[[Iterable[Any]], Iterator[tuple[Any, ...]]]:
     def run(rows: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
         chosen = FleetRules.of(settings)
+        tally = _Tally()
         with cycles_uncollected():  # nor does judging a slice
             # the partition's slices in a few graphs, not a graph per slice (slice_graphs)
             for graph in slice_graphs(rows, changes):
                 for finding in judge(graph, settings, chosen):
-                    yield (FINDING, finding.as_tuple(), None)
+                    tally.add(finding)
+                    yield (FINDING, finding.as_tuple(), None, None)
                 for e in edges(graph):
                     yield (EDGE, None, (e.upstream, e.topic, e.downstream, e.stateful,
-                                        e.key_change, e.risky))  # fmt: skip
+                                        e.key_change, e.risky), None)  # fmt: skip
+        for counted in tally.rows():
+            yield (TALLY, None, None, counted)
 
     return run
 
@@ -374,11 +413,16 @@ def _run(
         findings = scanned.where(kind == FINDING).select("finding.*").unionByName(fleet_findings)
         app_rows = scanned.where(kind == APP).select("app.*")
         edge_rows = judged.where(kind == EDGE).select("edge.*")
+        tallies = scanned.where(kind == TALLY).select("tally.*").unionByName(
+            judged.where(kind == TALLY).select("tally.*")
+        )
         # The sorted findings file is written by one task; the other tables and the aggregates
         # run beside it, on the other cores.
         with ThreadPoolExecutor(max_workers=1) as pool:
             pending = pool.submit(write_findings, findings, options.out)
-            tables = write_tables(findings, fleet_findings, app_rows, edge_rows, options.out)
+            tables = write_tables(
+                findings, fleet_findings, app_rows, edge_rows, tallies, options.out
+            )
             summary = summarize(tables, options)
             pending.result()
     write_summary(summary, options.out)

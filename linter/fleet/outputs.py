@@ -36,6 +36,7 @@ class Tables:
     apps: DataFrame
     lineage: DataFrame
     fleet_findings: DataFrame  # the lineage and cluster findings only (a small part of findings)
+    tallies: DataFrame  # the findings counted per partition (job.TALLY_SCHEMA), for the histogram
 
 
 def _path(out: str, name: str) -> str:
@@ -80,12 +81,18 @@ def write_findings(findings: DataFrame, out: str) -> None:
 
 
 def write_tables(
-    findings: DataFrame, fleet_findings: DataFrame, apps: DataFrame, lineage: DataFrame, out: str
+    findings: DataFrame,
+    fleet_findings: DataFrame,
+    apps: DataFrame,
+    lineage: DataFrame,
+    tallies: DataFrame,
+    out: str,
 ) -> Tables:
     """Sort and write the apps and lineage tables; return them as read back from ``out``, with
     the findings (written by :func:`write_findings`) for the aggregates.
 
-    ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them;
+    ``findings`` holds every finding, ``fleet_findings`` the lineage and cluster ones among them,
+    ``tallies`` their counts by rule and severity;
     ``apps`` counts each app's own findings, to which its fleet findings are added here; its
     verdict and strategy are made worse by them (:mod:`linter.fleet.verdicts`).
     """
@@ -142,6 +149,7 @@ def write_tables(
         apps=spark.read.schema(APPS_SCHEMA).parquet(_literal(_path(out, APPS))),
         lineage=spark.read.schema(EDGES_SCHEMA).parquet(_literal(_path(out, LINEAGE))),
         fleet_findings=fleet_findings,
+        tallies=tallies,
     )
 
 
@@ -154,12 +162,12 @@ def _summary_queries(tables: Tables, options: ScanOptions) -> tuple[DataFrame, .
     verdict, the riskiest and the quarantined apps, the lineage edges, the plan's findings."""
     from pyspark.sql import functions as F
 
-    f, a, e = tables.findings, tables.apps, tables.lineage
+    a, e = tables.apps, tables.lineage
     risky = F.when(F.col("risky"), F.struct("topic", "upstream_app", "downstream_app"))
     return (
-        f.groupBy("rule", "name", "severity", "check").agg(
-            F.count(F.lit(1)).alias("count"),
-            F.sum(F.col("acknowledged").isNotNull().cast("int")).alias("acknowledged"),
+        # the partitions' counts added up: no pass over every finding
+        tables.tallies.groupBy("rule", "name", "severity", "check").agg(
+            F.sum("count").alias("count"), F.sum("acknowledged").alias("acknowledged")
         ),
         a.groupBy("status", "verdict").agg(
             F.count(F.lit(1)).alias("apps"), F.sum("versions").alias("descriptions")
@@ -182,7 +190,7 @@ def _summary_queries(tables: Tables, options: ScanOptions) -> tuple[DataFrame, .
 def summarize(tables: Tables, options: ScanOptions) -> dict[str, Any]:
     """Aggregates of the tables, for ``summary.json`` and ``dashboard.html``.
 
-    Small Spark jobs (one reads every finding, the others the small tables); what comes back is
+    Small Spark jobs over the small tables and the findings' counts; what comes back is
     bounded by the number of rules, statuses and ``options.top``, never by the size of the fleet.
     """
     queries = _summary_queries(tables, options)
