@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar, cast
+from typing import Generic, TypeVar
 
 from linter.topology import naming
 from linter.topology.diff_changes import (
+    moved_names,
     same_ends,
     store_changes,
     sub_changes,
@@ -141,7 +142,8 @@ def _matching_of(
     made.added = added
     made.removed = removed
     made.__class__ = Matching
-    return cast(Matching[T], made)
+    matching: Matching[T] = made  # not ``cast``: a call, and ``Matching[T]`` made each time
+    return matching
 
 
 def _diff_of(
@@ -167,7 +169,8 @@ def _diff_of(
     made.node_map = node_map
     made.replaced = replaced
     made.__class__ = TopologyDiff
-    return cast(TopologyDiff, made)
+    result: TopologyDiff = made  # not ``cast``: a call
+    return result
 
 
 def diff(before: Description, after: Description) -> TopologyDiff:
@@ -268,16 +271,13 @@ def _assemble(
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
     nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
-    stores = _matching(
-        b.stores, a.stores, store_match, lambda sb, sa: store_changes(sb, sa, fwd)
-    )
+    moved = moved_names(b.nodes, fwd)
+    stores = _matching(b.stores, a.stores, store_match, store_changes, fwd, moved)
     subtopologies = _matching(
         b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
-        lambda sb, sa: sub_changes(sb, sa, fwd, store_map),
+        sub_changes, fwd, store_map, moved,
     )
-    topics = _matching(
-        b.topics, a.topics, topic_match, lambda tb, ta: topic_changes(tb, ta, fwd)
-    )
+    topics = _matching(b.topics, a.topics, topic_match, topic_changes, fwd, moved)
     return _diff_of(
         before=before,
         after=after,
@@ -366,10 +366,12 @@ def _matching(
     before: Mapping[Key, T],
     after: Mapping[Key, T],
     matched: Mapping[Key, tuple[Key, How]],
-    changes: Callable[[T, T], frozenset[Change]],
+    changes: Callable[..., frozenset[Change]],
+    *args: object,
 ) -> Matching[T]:
-    """Pairs (in before-key order, each with how it was matched and what changed), then what is
-    only in ``after`` (added) and only in ``before`` (removed), each sorted by key."""
+    """Pairs (in before-key order, each with how it was matched and what changed: ``changes(
+    before, after, *args)``), then what is only in ``after`` (added) and only in ``before``
+    (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
     made = _PAIR
     pairs: list[Pair[T]] = []
@@ -379,7 +381,7 @@ def _matching(
         pair.before = ib
         pair.after = ia
         pair.how = how
-        pair.changes = changes(ib, ia)
+        pair.changes = changes(ib, ia, *args)
         pair.__class__ = Pair
         pairs.append(pair)
     return _matching_of(

@@ -3,6 +3,7 @@ sides: a change there means state under old keys is unreachable (or consumers se
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -10,7 +11,7 @@ from typing import TypeAlias
 from linter.topology import naming
 from linter.topology.diff_index import Key, StoreInfo
 from linter.topology.diff_side import Side
-from linter.topology.model import Sink, Source
+from linter.topology.model import Processor, Sink, Source
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,13 @@ def _key_origins(side: Side, start: Key, roles: Roles) -> frozenset[Origin]:
     out: set[Origin] = set()
     seen: set[State] = set()
     stack = _initial(side, start)
+    kinds: dict[Key, int] = {}
     while stack:
         state = stack.pop()
         if state in seen:
             continue
         seen.add(state)
-        found, upstream = _step(side, state, roles)
+        found, upstream = _step(side, state, roles, kinds)
         out |= found
         stack.extend(upstream)
     return frozenset(out)
@@ -75,10 +77,23 @@ def _role(key: Key, roles: Roles) -> str | None:
 
 
 _NO_ORIGINS: frozenset[Origin] = frozenset()
+# what ``_step`` needs of an operator's role (``_kind``): none known, one that sets the key, other
+_UNKNOWN, _KEY_SETTER, _KNOWN = 0, 1, 2
 
 
-def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], list[State]]:
+def _kind(key: Key, roles: Roles) -> int:
+    role = _role(key, roles)
+    if role is None:
+        return _UNKNOWN
+    op = naming.OPERATORS.get(role)
+    return _KEY_SETTER if op is not None and op.key_changing else _KNOWN
+
+
+def _step(
+    side: Side, state: State, roles: Roles, kinds: dict[Key, int]
+) -> tuple[frozenset[Origin], list[State]]:
     """One node of the walk upstream: the origins it settles, and the states to visit next.
+    ``kinds`` keeps each operator's ``_kind`` for the walk (a node is met in several states).
 
     A known key-changing operator is an origin. Repartition plumbing is skipped and internal
     topics are followed to their writers. The DSL only repartitions after a key change (or an
@@ -105,16 +120,21 @@ def _step(side: Side, state: State, roles: Roles) -> tuple[frozenset[Origin], li
                 for p in side.pred.get(w, ())
             ]
         return frozenset({(key, True)}), []
-    role = _role(key, roles)
-    op = naming.OPERATORS.get(role) if role is not None else None
-    if op is not None and op.key_changing:
+    kind = kinds.get(key)
+    if kind is None:
+        kind = kinds[key] = _kind(key, roles)
+    if kind == _KEY_SETTER:
         return frozenset({(key, True)}), []
-    if role is None and crossed:
+    if kind == _UNKNOWN and crossed:
         if pending is None:
             pending = key
         else:
             unsure = True
-    return _NO_ORIGINS, [(p, pending, crossed, unsure) for p in side.pred.get(key, ())]
+    # a loop, not a comprehension: most operators have one predecessor
+    upstream: list[State] = []
+    for p in side.pred.get(key, ()):
+        upstream.append((p, pending, crossed, unsure))
+    return _NO_ORIGINS, upstream
 
 
 class _Origins:
@@ -127,6 +147,7 @@ class _Origins:
         self.roles = roles
         self.done: dict[State, frozenset[Origin]] = {}
         self.cyclic: set[State] = set()
+        self.kinds: dict[Key, int] = {}
 
     def of(self, start: Key) -> frozenset[Origin]:
         out: set[Origin] = set()
@@ -139,12 +160,14 @@ class _Origins:
 
     def _resolve(self, root: State) -> frozenset[Origin] | None:
         """Origins reachable from ``root``; ``None`` when a cycle makes them incomplete."""
-        if root in self.done:
-            return self.done[root]
+        done = self.done
+        known = done.get(root)
+        if known is not None:
+            return known
         if root in self.cyclic:
             return None
-        side, roles, done, cyclic = self.side, self.roles, self.done, self.cyclic
-        first, upstream = _step(side, root, roles)
+        side, roles, cyclic, kinds = self.side, self.roles, self.cyclic, self.kinds
+        first, upstream = _step(side, root, roles, kinds)
         frames: list[tuple[State, Iterator[State], set[Origin]]] = [
             (root, iter(upstream), set(first))
         ]
@@ -159,7 +182,7 @@ class _Origins:
                     cyclic |= on_path
                     return None
                 else:  # enter it
-                    got, upstream = _step(side, nxt, roles)
+                    got, upstream = _step(side, nxt, roles, kinds)
                     frames.append((nxt, iter(upstream), set(got)))
                     on_path.add(nxt)
                     break
@@ -233,17 +256,21 @@ def key_changes(
     every kept store whose single writer was not matched (renamed along with the operators
     around it), compared writer to writer, so that no kept store goes unchecked."""
     # a chosen name says nothing of the operator; its generated counterpart on the other side may
-    roles_a = {ka: kb[1] for kb, ka in fwd.items()}
-    roles_b = {kb: ka[1] for kb, ka in fwd.items()}
+    roles_a, roles_b = _Counterparts(fwd, inverse=True), _Counterparts(fwd, inverse=False)
     walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
+    b_nodes, a_nodes, internal = b.nodes, a.nodes, naming.is_internal_topic
     for kb, ka in sorted(fwd.items()):
-        nb, na = b.nodes[kb], a.nodes[ka]
-        is_sink = isinstance(na.node, Sink) and not naming.is_internal_topic(na.node.topic or "")
-        stateful = bool(na.node.stores) and bool(nb.node.stores)
-        if not (stateful or is_sink) or na.is_global:
+        na = a_nodes[ka]
+        node = na.node
+        if isinstance(node, Processor):
+            if not node.stores or not b_nodes[kb].node.stores:
+                continue  # stateful: stores on both sides
+        elif not isinstance(node, Sink) or internal(node.topic or ""):
+            continue  # a source, or a sink to a repartition topic
+        if na.is_global:
             continue
-        change = walk.compare(kb, ka, na.node.stores)
+        change = walk.compare(kb, ka, node.stores)
         if change is not None:
             out.append(change)
     for sb, sa in stores:
@@ -264,6 +291,37 @@ def key_changes(
     return out
 
 
+_NODE = operator.itemgetter(0)  # an origin's node
+
+
+class _Counterparts(Mapping[Key, str]):
+    """The name of each node's matched counterpart (a walk's ``roles``), read from the node
+    matching; the after side's inverse of it is made only when a walk asks (a chosen name)."""
+
+    __slots__ = ("_fwd", "_pairs")
+
+    def __init__(self, fwd: Mapping[Key, Key], *, inverse: bool) -> None:
+        self._fwd = fwd
+        self._pairs: Mapping[Key, Key] | None = None if inverse else fwd
+
+    def _map(self) -> Mapping[Key, Key]:
+        if self._pairs is None:
+            self._pairs = {ka: kb for kb, ka in self._fwd.items()}
+        return self._pairs
+
+    def __getitem__(self, key: Key) -> str:
+        return self._map()[key][1]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._map()
+
+    def __iter__(self) -> Iterator[Key]:
+        return iter(self._map())
+
+    def __len__(self) -> int:
+        return len(self._map())
+
+
 @dataclass(slots=True)  # made once a diff: not frozen, so that its __init__ sets plain slots
 class _Walk:
     b: Side
@@ -278,8 +336,8 @@ class _Walk:
         """The key change between ``kb`` (before) and ``ka`` (after), or None when the key
         reaching them comes from the same place."""
         ob, oa = self.origins_b.of(kb), self.origins_a.of(ka)
-        keys_b = frozenset(k for k, _ in ob)
-        keys_a = frozenset(k for k, _ in oa)
+        keys_b = frozenset(map(_NODE, ob))
+        keys_a = frozenset(map(_NODE, oa))
         if _same_origins(self.b, self.a, keys_b, keys_a, self.fwd):
             return None
         na = self.a.nodes[ka]

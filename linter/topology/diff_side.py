@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TypeAlias
 
 from linter.topology import naming
@@ -92,7 +93,9 @@ def index(
             store,
             first.subtopology,
             first.is_global,
-            frozenset([i.node.name for i in infos]),
+            frozenset([first.node.name]) if len(infos) == 1 else frozenset(
+                [i.node.name for i in infos]
+            ),
             first.node.position.line or None,  # its ``line``
         )
     topics: dict[Key, TopicInfo] = {}
@@ -122,7 +125,7 @@ def _keyed(
     names: frozenset[str], t: str, keyed: dict[frozenset[str], frozenset[Key]]
 ) -> frozenset[Key]:
     """``names`` as keys of topology ``t``, made once per set (``keyed``)."""
-    found = keyed[names] = frozenset([(t, n) for n in names])
+    found = keyed[names] = frozenset(zip(repeat(t), names))  # (t, n) for n in names, in C
     return found
 
 
@@ -270,8 +273,8 @@ def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo
         subtopologies = frozenset([first.subtopology])
     else:
         first = _first(infos)
-        writers = frozenset([i.name for i in infos if isinstance(i.node, Sink)])
-        readers = frozenset([i.name for i in infos if isinstance(i.node, Source)])
+        writers = frozenset([i.node.name for i in infos if isinstance(i.node, Sink)])
+        readers = frozenset([i.node.name for i in infos if isinstance(i.node, Source)])
         subtopologies = frozenset([i.subtopology for i in infos])
     return _topic_info_of(
         first.topology, topic, role, writers, readers, subtopologies,
@@ -283,7 +286,7 @@ def _first(infos: list[NodeInfo]) -> NodeInfo:
     """The node that places a store or topic: in the lowest sub-topology, then by name."""
     if len(infos) == 1:  # the usual case: no sort keys to build
         return infos[0]
-    return min(infos, key=lambda i: (i.subtopology, i.name))
+    return min(infos, key=lambda i: (i.subtopology, i.node.name))
 
 
 def topology_names(desc: Description) -> dict[int, str | None]:
