@@ -65,7 +65,10 @@ def _key_origins(side: Side, start: Key, roles: Roles) -> frozenset[Origin]:
 def _initial(side: Side, start: Key) -> list[State]:
     if isinstance(side.nodes[start].node, Source):
         return [(start, None, False, False)]
-    return [(k, None, False, False) for k in side.pred[start]]
+    states: list[State] = []  # a loop, not a comprehension: most nodes have one predecessor
+    for k in side.pred[start]:
+        states.append((k, None, False, False))
+    return states
 
 
 def _role(key: Key, roles: Roles) -> str | None:

@@ -12,7 +12,7 @@ from linter.topology import align, naming
 from linter.topology.diff_index import Change, How, Key, NodeInfo
 from linter.topology.diff_side import Side
 from linter.topology.model import Processor, Sink, Source
-from linter.topology.naming import canonical_role
+from linter.topology.naming import CANONICAL_ROLES
 
 
 def _kind(info: NodeInfo) -> str:
@@ -31,12 +31,16 @@ def _endpoint(info: NodeInfo) -> str:
         return "~internal" if naming.is_internal_topic(topic) else topic
     if isinstance(node, Source):
         topics = sorted(node.topics) or [node.pattern or ""]
-        return "~internal" if any(naming.is_internal_topic(t) for t in topics) else ",".join(topics)
+        for t in topics:  # a loop, not any() over a generator: asked of every source
+            if naming.is_internal_topic(t):
+                return "~internal"
+        return ",".join(topics)
     return ""
 
 
 def _gen_key(info: NodeInfo, gen: naming.GeneratedName) -> SeqKey:
-    return (info.node.kind, naming.canonical_role(gen.prefix), gen.rest, _endpoint(info))
+    prefix = gen.prefix
+    return (info.node.kind, CANONICAL_ROLES.get(prefix, prefix), gen.rest, _endpoint(info))
 
 
 def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
@@ -88,7 +92,7 @@ def _generated_sequences(
     over the nodes matches each chosen name to the node of that name and kind there, into
     ``fwd`` and ``how``. Runs for every node of both sides of every diff."""
     items: dict[str, list[tuple[int, str, SeqKey, Key]]] = {}
-    nodes = side.nodes
+    nodes, canonical = side.nodes, CANONICAL_ROLES.get
     for key, gen in side.generated.items():  # every node, in the order of ``nodes``
         info = nodes[key]
         if gen is None:
@@ -99,7 +103,7 @@ def _generated_sequences(
             continue
         # most generated nodes are processors, whose key needs no endpoint: built inline
         gk = (
-            ("processor", canonical_role(gen.prefix), gen.rest, "")
+            ("processor", canonical(gen.prefix, gen.prefix), gen.rest, "")  # canonical_role
             if type(info.node) is Processor
             else _gen_key(info, gen)
         )

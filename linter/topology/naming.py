@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -248,11 +249,15 @@ def role_of(name: str) -> str | None:
 
 # Operators that replaced others (AK 4.0 removed ``transform*``; ``process*`` took their place):
 # the same step of the pipeline under another prefix.
-_SUCCESSORS = {
+_SUCCESSORS: dict[str, str] = {
     "KSTREAM-TRANSFORM-": "KSTREAM-PROCESSOR-",
     "KSTREAM-TRANSFORMVALUES-": "KSTREAM-PROCESSVALUES-",
     "KSTREAM-BRANCHCHILD-": "KSTREAM-BRANCH-",
 }
+
+
+# ``canonical_role`` as a table, for the loops that look it up for every generated node
+CANONICAL_ROLES: Mapping[str, str] = _SUCCESSORS
 
 
 def canonical_role(prefix: str) -> str:
