@@ -30,6 +30,7 @@ from linter.fleet.lineage import (
     FleetRules,
     edges,
     judge,
+    plan_findings,
     slice_graphs,
     slice_rows,
 )
@@ -170,7 +171,7 @@ def table(spark: SparkSession, path: str, kind: str) -> DataFrame:
 
 # --- the job -----------------------------------------------------------------------------------
 
-APP, FINDING, SLICE, EDGE, TALLY = 0, 1, 2, 3, 4
+APP, FINDING, SLICE, EDGE, TALLY, PLAN = 0, 1, 2, 3, 4, 5  # PLAN: a plan's finding on an app
 
 SLICE_SCHEMA = (
     "key string, app_id string, application_id string, version string, upgrade string, roles int"
@@ -224,9 +225,10 @@ JUDGED_SCHEMA = (
 
 
 def _scan(
-    settings: Settings,
+    settings: Settings, changes: tuple[PartitionChange, ...]
 ) -> Callable[[Iterable[tuple[str, list[Version]]]], Iterator[tuple[Any, ...]]]:
     def run(apps: Iterable[tuple[str, list[Version]]]) -> Iterator[tuple[Any, ...]]:
+        chosen = FleetRules.of(settings)
         # An app's check makes no reference cycles: the collector's passes over everything
         # the worker holds only cost (a fifth of the scan's CPU, measured in one process).
         tally = _Tally()
@@ -238,6 +240,10 @@ def _scan(
                     tally.add(row)
                     yield (FINDING, row.as_tuple(), None, None, None)
                 if result.facts is not None:
+                    # the plan's findings need the app's whole facts, which no slice holds
+                    for row in plan_findings(result.facts, changes, settings, chosen):
+                        tally.add(row)
+                        yield (PLAN, row.as_tuple(), None, None, None)
                     for part in slice_rows(result.facts):
                         yield (SLICE, None, None, part, None)
         for counted in tally.rows():
@@ -246,15 +252,13 @@ def _scan(
     return run
 
 
-def _judge(
-    settings: Settings, changes: tuple[PartitionChange, ...]
-) -> Callable[[Iterable[Any]], Iterator[tuple[Any, ...]]]:
+def _judge(settings: Settings) -> Callable[[Iterable[Any]], Iterator[tuple[Any, ...]]]:
     def run(rows: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
         chosen = FleetRules.of(settings)
         tally = _Tally()
         with cycles_uncollected():  # nor does judging a slice
             # the partition's slices in a few graphs, not a graph per slice (slice_graphs)
-            for graph in slice_graphs(rows, changes):
+            for graph in slice_graphs(rows):
                 for finding in judge(graph, settings, chosen):
                     tally.add(finding)
                     yield (FINDING, finding.as_tuple(), None, None)
@@ -397,19 +401,24 @@ def _run(
     with _progress(spark, log, options.progress):
         apps = read_versions(spark, options.input, options.input_format, partitions)
         scanned = spark.createDataFrame(
-            apps.mapPartitions(_scan(settings)), SCANNED_SCHEMA, verifySchema=False
+            apps.mapPartitions(_scan(settings, changes)), SCANNED_SCHEMA, verifySchema=False
         ).persist(StorageLevel.MEMORY_AND_DISK)
         scanned.count()  # every app scanned, on every core, into the cache
         kind = F.col("kind")
         parts = scanned.where(kind == SLICE).select("slice.*")
         judged = spark.createDataFrame(
-            slices(parts, partitions).rdd.mapPartitions(_judge(settings, changes)),
+            slices(parts, partitions).rdd.mapPartitions(_judge(settings)),
             JUDGED_SCHEMA,
             verifySchema=False,
         ).persist(StorageLevel.MEMORY_AND_DISK)
         judged.count()  # every slice of the lineage graph judged, into the cache
         log(f"apps scanned and lineage judged ({time.monotonic() - started:.1f} s)")
-        fleet_findings = judged.where(kind == FINDING).select("finding.*")
+        # the lineage findings and the plan's, which count towards the apps they name
+        fleet_findings = (
+            judged.where(kind == FINDING)
+            .select("finding.*")
+            .unionByName(scanned.where(kind == PLAN).select("finding.*"))
+        )
         findings = scanned.where(kind == FINDING).select("finding.*").unionByName(fleet_findings)
         app_rows = scanned.where(kind == APP).select("app.*")
         edge_rows = judged.where(kind == EDGE).select("edge.*")

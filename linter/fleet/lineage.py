@@ -1,7 +1,8 @@
 """Cross-app lineage: what each app reads, writes, keeps state on and owns, and the fleet graph.
 
-Pure Python over parsed models (no Spark here): the fleet job calls the same functions per slice,
-the single-process path over the whole graph, and both give the same findings and edges.
+Pure Python over parsed models (no Spark here): the fleet job calls the same functions per slice
+(and judges a cluster plan's partition changes app by app, :func:`plan_findings`), the
+single-process path over the whole graph, and both give the same findings and edges.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from linter.api import Settings, selected, severity_overrides
 from linter.fleet.rows import FindingRow, finding_row
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from linter.topology.model import Description, Topology
-from rules.fleet import FLEET_RULES
+from rules.fleet import FLEET_RULES, PLAN_RULES
 from rules.fleet.subject import FLEET
 from rules.framework import Finding, Rule, Severity, run
 
@@ -205,54 +206,42 @@ def sliced_facts(
     )
 
 
-def slice_graph(
-    key: str, apps: Iterable[AppFacts], changes: Iterable[PartitionChange] = ()
-) -> FleetGraph:
-    """The graph of one slice: its apps, and the partition changes of its topic."""
-    kind, _, name = key.partition(":")
+def slice_graph(key: str, apps: Iterable[AppFacts]) -> FleetGraph:
+    """The graph of one slice: its apps (a plan's partition changes: :func:`plan_findings`)."""
     members = tuple(sorted(apps, key=lambda a: a.app_id))
-    if kind == APPLICATION_ID:
+    if key.partition(":")[0] == APPLICATION_ID:
         return FleetGraph(apps=members, view="application-ids")
-    own = tuple(c for c in changes if c.topic == name)
-    return FleetGraph(apps=members, partition_changes=own, view="topics")
+    return FleetGraph(apps=members, view="topics")
 
 
 SliceRow = tuple[str, str, str, str, str | None, int]
 """``(key, app_id, application_id, version, upgrade, roles)``: one app in one slice."""
 
 
-def slice_graphs(
-    rows: Iterable[SliceRow], changes: Iterable[PartitionChange] = ()
-) -> list[FleetGraph]:
+def slice_graphs(rows: Iterable[SliceRow]) -> list[FleetGraph]:
     """The graphs to judge for whole slices given as their rows (:func:`slice_rows`, every row
     of each slice there, in any order): all their topics in one graph, their application ids in
     another, so that a few graphs are built and judged, not one per slice (nearly every slice
     of a fleet holds one app: its own output topics, its external inputs, its application id).
 
-    Every fleet rule asks about one topic or one application id at a time, so a graph of whole
-    slices finds what the slices find one by one, and has their edges. A topic a plan step
-    changes is a graph of its own, as a slice: ``partitions-added-stateful`` also reads the
-    app's other facts (whether it keeps state anywhere) and must see the slice's only.
+    Every rule on the graph asks about one topic or one application id at a time, so a graph of
+    whole slices finds what the slices find one by one, and has their edges. The plan's
+    partition changes are not here: :func:`plan_findings` judges them app by app.
     """
-    changed = {c.topic for c in changes}
     held: dict[str, tuple[str, str, str | None, list[set[str]]]] = {}
-    alone: dict[str, list[AppFacts]] = {}
     ids: list[AppFacts] = []
     for key, app_id, application_id, version, upgrade, roles in rows:
         kind, _, name = key.partition(":")
         if kind != TOPIC:
             ids.append(AppFacts(app_id, application_id, version, upgrade))
-        elif name in changed:
-            facts = sliced_facts(key, app_id, application_id, version, upgrade, roles)
-            alone.setdefault(key, []).append(facts)
-        else:
-            app = held.get(app_id)
-            if app is None:
-                app = held[app_id] = (application_id, version, upgrade, [set() for _ in _ROLES])
-            for i, topics in enumerate(app[3]):
-                if roles >> i & 1:
-                    topics.add(name)
-    graphs = [slice_graph(key, apps, changes) for key, apps in sorted(alone.items())]
+            continue
+        app = held.get(app_id)
+        if app is None:
+            app = held[app_id] = (application_id, version, upgrade, [set() for _ in _ROLES])
+        for i, topics in enumerate(app[3]):
+            if roles >> i & 1:
+                topics.add(name)
+    graphs = []
     if held:
         facts_of_topics = tuple(
             AppFacts(app_id, application_id, version, upgrade, *map(frozenset, sets))
@@ -264,6 +253,25 @@ def slice_graphs(
             FleetGraph(apps=tuple(sorted(ids, key=lambda a: a.app_id)), view="application-ids")
         )
     return graphs
+
+
+def plan_findings(
+    facts: AppFacts,
+    changes: Iterable[PartitionChange],
+    settings: Settings,
+    chosen: FleetRules | None = None,
+) -> list[FindingRow]:
+    """The plan's findings on one app (:data:`rules.fleet.PLAN_RULES`), as rows: judged with the
+    app's whole facts, where the fleet job holds the slices of one topic only. Whether a grown
+    topic costs the app its state depends on all of the app's topics (state kept on another
+    input, a changelog), and a finding names one app: the fleet's are those of its apps
+    together, as a graph of the whole fleet finds them."""
+    topics = facts.topics
+    own = tuple(c for c in changes if c.topic in topics)
+    if not own:
+        return []
+    rules = (chosen or FleetRules.of(settings)).of_plan()
+    return judge(FleetGraph(apps=(facts,), partition_changes=own), settings, rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +286,10 @@ class FleetRules:
     def of(cls, settings: Settings) -> FleetRules:
         rules = selected(FLEET_RULES, settings)
         return cls(rules=rules, severities=severity_overrides(rules, settings))
+
+    def of_plan(self) -> FleetRules:
+        """Those of these rules that judge a plan's partition changes."""
+        return FleetRules(tuple(r for r in self.rules if r in PLAN_RULES), self.severities)
 
 
 def fleet_findings(

@@ -24,6 +24,7 @@ from linter.fleet.lineage import (
     FleetRules,
     edges,
     judge,
+    plan_findings,
     slice_graphs,
     slice_rows,
 )
@@ -58,24 +59,28 @@ def is_small(master: str, input_bytes: int, options: ScanOptions) -> bool:
 
 
 def _scan(
-    settings: Settings,
+    settings: Settings, changes: tuple[PartitionChange, ...]
 ) -> Callable[[Iterable[tuple[str, list[Version]]]], Iterator[Any]]:
     def run(apps: Iterable[tuple[str, list[Version]]]) -> Iterator[Any]:
+        chosen = FleetRules.of(settings)
         for app_id, versions in apps:
             result = scan_app(app_id, versions, settings)
-            parts = list(slice_rows(result.facts)) if result.facts is not None else []
-            yield result.app, result.findings, parts
+            facts = result.facts
+            if facts is None:
+                yield result.app, result.findings, []
+                continue
+            # the plan's findings need the app's whole facts, which no slice holds
+            plan = plan_findings(facts, changes, settings, chosen)
+            yield result.app, (*result.findings, *plan), list(slice_rows(facts))
 
     return run
 
 
-def _judge(
-    settings: Settings, changes: tuple[PartitionChange, ...]
-) -> Callable[[Iterable[Slice]], Iterator[Judged]]:
+def _judge(settings: Settings) -> Callable[[Iterable[Slice]], Iterator[Judged]]:
     def run(slices: Iterable[Slice]) -> Iterator[Judged]:
         chosen = FleetRules.of(settings)
         rows = ((key, *app) for key, apps in slices for app in apps)
-        for graph in slice_graphs(rows, changes):  # as the large fleet's job judges them
+        for graph in slice_graphs(rows):  # as the large fleet's job judges them
             yield judge(graph, settings, chosen), list(edges(graph))
 
     return run
@@ -95,7 +100,7 @@ def run_small(
 
     settings, changes = options.settings, options.changes
     scanned: list[tuple[AppRow, tuple[FindingRow, ...], list[tuple[Any, ...]]]]
-    scanned = apps.mapPartitions(_scan(settings)).collect()
+    scanned = apps.mapPartitions(_scan(settings, changes)).collect()
     findings = [f for _, own, _ in scanned for f in own]
     slices: dict[str, list[SliceRow]] = {}
     for _, _, parts in scanned:
@@ -104,7 +109,7 @@ def run_small(
     lineage: list[Edge] = []
     if slices:  # as on a large fleet: no slice, nothing judged
         groups = spark.sparkContext.parallelize(list(slices.items()), min(partitions, len(slices)))
-        for fleet, found in groups.mapPartitions(_judge(settings, changes)).collect():
+        for fleet, found in groups.mapPartitions(_judge(settings)).collect():
             findings.extend(fleet)
             lineage.extend(found)
     log(

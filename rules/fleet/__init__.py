@@ -19,3 +19,8 @@ FLEET_RULES: tuple[Rule, ...] = (
     topic_without_consumer,
     partitions_added_stateful,
 )
+
+PLAN_RULES: tuple[Rule, ...] = (partitions_added_stateful,)
+"""The fleet rules that judge a cluster plan's partition changes: each finding is about one app,
+from all of that app's facts (whether it keeps state anywhere, all its internal topics), so the
+fleet job judges them app by app, not on its slices of one topic."""

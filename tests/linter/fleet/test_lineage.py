@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from linter.fleet.lineage import (
     fleet_findings,
     judge,
     key_change_topics,
+    plan_findings,
     produced_topics,
     slice_graph,
     slice_graphs,
@@ -22,6 +24,7 @@ from linter.fleet.lineage import (
     sliced_facts,
     whole_graph,
 )
+from linter.fleet.rows import FindingRow
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from linter.topology.parse import parse
 from rules.framework import Finding
@@ -51,53 +54,68 @@ def _key(f: Finding) -> tuple[str, str, str]:
     return (f.rule, f.fingerprint, f.message)
 
 
-def test_whole_graph_equals_union_of_slices() -> None:
-    graph = whole_graph(FLEET, CHANGES)
-    groups: dict[str, list[AppFacts]] = defaultdict(list)
-    for app in FLEET:
-        for key, part in slice_keys(app):
-            groups[key].append(part)
-    sliced = [
-        f for key, apps in groups.items()
-        for f in fleet_findings(slice_graph(key, apps, CHANGES), Settings())
-    ]  # fmt: skip
-    assert sorted(map(_key, sliced)) == sorted(map(_key, fleet_findings(graph, Settings())))
-    sliced_edges = [e for key, apps in groups.items() for e in edges(slice_graph(key, apps))]
-    assert sorted(sliced_edges, key=repr) == sorted(edges(graph), key=repr)
-
-
-# An app whose repartition topic a plan grows, stateful on another topic: the one fact a topic's
-# slice sees differently from a graph of several topics (partitions-added-stateful's advice).
+# An app whose repartition topic a plan grows, stateful on another topic: a slice of that topic
+# alone would take it for stateless (partitions-added-stateful's advice), hence plan_findings.
 REKEY = AppFacts("rekey", "rekey", consumes=frozenset({"orders", "rekey-x-repartition"}),
                  produces=frozenset({"rekey-x-repartition"}), stateful_on=frozenset({"orders"}),
                  internal=frozenset({"rekey-x-repartition"}))  # fmt: skip
 GROWN = (*CHANGES, PartitionChange("rekey-x-repartition", 8, 1))
 
 
-def _judged(graphs: list[FleetGraph]) -> tuple[list[str], list[str]]:
-    found = sorted(repr(r.as_tuple()) for g in graphs for r in judge(g, Settings()))
+def _judged(
+    graphs: list[FleetGraph], plan: Sequence[FindingRow] = ()
+) -> tuple[list[str], list[str]]:
+    rows = [*(r for g in graphs for r in judge(g, Settings())), *plan]
+    found = sorted(repr(r.as_tuple()) for r in rows)
     return found, sorted(repr(e) for g in graphs for e in edges(g))
 
 
-@pytest.mark.parametrize("changes", [(), GROWN])
-@pytest.mark.parametrize("groups", [1, 2, 3, 100])
-def test_graphs_of_whole_slices_judge_as_the_slices(
-    groups: int, changes: tuple[PartitionChange, ...]
+def _plan(changes: tuple[PartitionChange, ...]) -> list[FindingRow]:
+    return [r for app in (*FLEET, REKEY) for r in plan_findings(app, changes, Settings())]
+
+
+@pytest.mark.parametrize("changes", [(), CHANGES, GROWN, GROWN[1:]])
+def test_whole_graph_equals_union_of_slices_and_the_plan_app_by_app(
+    changes: tuple[PartitionChange, ...],
 ) -> None:
+    groups: dict[str, list[AppFacts]] = defaultdict(list)
+    for app in (*FLEET, REKEY):
+        for key, part in slice_keys(app):
+            groups[key].append(part)
+    sliced = [slice_graph(key, apps) for key, apps in groups.items()]
+    whole = whole_graph((*FLEET, REKEY), changes)
+    assert _judged(sliced, _plan(changes)) == _judged([whole])
+
+
+def test_a_grown_internal_topic_of_an_app_stateful_elsewhere_is_blue_green() -> None:
+    """The advice a slice of the grown topic alone would get wrong: the app keeps state on
+    ``orders``, so adding partitions to its repartition topic loses state."""
+    grown = GROWN[1:]  # the repartition topic only
+    (plan_row, app_row) = plan_findings(REKEY, grown, Settings())
+    assert (plan_row.app_id, app_row.app_id) == (None, "rekey")
+    assert app_row.name == "partitions-added-stateful"
+    assert app_row.requires == "blue-green"
+    assert "keys move partitions and their state is lost" in app_row.message
+    whole = [r for r in judge(whole_graph([REKEY], grown), Settings()) if r.rule == app_row.rule]
+    assert sorted(map(repr, whole)) == sorted(map(repr, (plan_row, app_row)))
+
+
+@pytest.mark.parametrize("groups", [1, 2, 3, 100])
+def test_graphs_of_whole_slices_judge_as_the_slices(groups: int) -> None:
     rows = [row for app in (*FLEET, REKEY) for row in slice_rows(app)]
     by_key: dict[str, list[tuple[str, str, str, str | None, int]]] = defaultdict(list)
     for key, *app in rows:
         by_key[key].append(tuple(app))  # type: ignore[arg-type]
     one_by_one = [
-        slice_graph(key, [sliced_facts(key, *app) for app in apps], changes)
+        slice_graph(key, [sliced_facts(key, *app) for app in apps])
         for key, apps in by_key.items()
     ]
     parts: list[list[tuple[str, str, str, str, str | None, int]]] = [[] for _ in range(groups)]
     for i, key in enumerate(sorted(by_key)):  # whole slices, spread over the groups
         parts[i % groups].extend(r for r in reversed(rows) if r[0] == key)
-    together = [g for part in parts for g in slice_graphs(part, changes)]
+    together = [g for part in parts for g in slice_graphs(part)]
     assert _judged(together) == _judged(one_by_one)
-    assert len(together) <= 2 * groups + len(changes)
+    assert len(together) <= 2 * groups
 
 
 def test_rules_on_a_known_fleet() -> None:
