@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, overload
 
+from cluster_engine.arrays import naturals
 from cluster_engine.errors import ClusterInputError
 from linter import inputs
 
@@ -92,7 +93,7 @@ def prepare(text: str) -> Lines:
                     breaks[len(texts)] = command
                     pending_break, command = False, None
                 texts += group
-                numbers.extend(range(number, number + len(group)))
+                numbers += naturals(range(number, number + len(group)))
                 continue
             for k, line in enumerate(group, start=number):
                 body = line.lstrip()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from cluster_engine.arrays import naturals
 from cluster_engine.bounds import INT32_MAX
 from cluster_engine.partitions import NO_LEADER, Interner, Members
 
@@ -237,7 +238,7 @@ class RowReader:
             return False
         try:
             names = list(map(self.topic_field, topics))
-            index = array("q", map(self.partition_field, partitions))
+            index = naturals(list(map(self.partition_field, partitions)))
             tails = list(map(tail_of, rests))
         except Unread:
             return False
