@@ -36,7 +36,11 @@ class PartitionHealth:
 
     @cached_property
     def eff_min(self) -> list[int]:
-        return list(map(min, map(self.topic_min_isr.__getitem__, self.table.topic), self.table.rf))
+        mins = list(map(self.topic_min_isr.__getitem__, self.table.topic))
+        # min() per pid parses its arguments each time: taken only when some RF caps a min ISR
+        if any(map(lt, self.table.rf, mins)):
+            return list(map(min, mins, self.table.rf))
+        return mins
 
     @cached_property
     def slack(self) -> list[int]:
@@ -73,8 +77,9 @@ class PartitionHealth:
         topic -> (min.insync.replicas, smallest such RF)."""
         table, mins = self.table, self.topic_min_isr
         out: dict[str, tuple[int, int]] = {}
-        pairs = enumerate(zip(self.eff_min, table.rf, strict=True))
-        for pid in [p for p, (e, n) in pairs if e == n >= 2]:
+        # a C-level pass for effective min ISR == RF (few pids), then RF >= 2 on those
+        at_rf = compress(range(len(table.rf)), map(eq, self.eff_min, table.rf))
+        for pid in [p for p in at_rf if table.rf[p] >= 2]:
             name = table.topic[pid]
             rf = min(table.rf[pid], out.get(name, (0, 1 << 30))[1])
             out[name] = (mins[name], rf)
