@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any, overload
 
 from pydantic import Field, GetCoreSchemaHandler
 from pydantic_core import CoreSchema, core_schema
 
+from cluster_engine.arrays import naturals
 from cluster_engine.bounds import INT32_MAX, Int32, NodeId, PartitionIndex
 from cluster_engine.model_base import Frozen
 
@@ -198,7 +200,10 @@ class Partitions(Sequence[Partition]):
     def first_problem(self, name: str) -> str | None:
         """Why these cannot be topic ``name``'s partitions: another topic's name or a number
         listed twice, for the first partition in order that shows it."""
-        if self.topics == name and len(set(self.number)) == len(self.number):
+        if self.topics == name and (
+            self.number == _counting(len(self.number))  # 0, 1, ...: compared as bytes
+            or len(set(self.number)) == len(self.number)
+        ):
             return None
         seen: set[int] = set()
         for i, number in enumerate(self.number):
@@ -258,6 +263,12 @@ class Partitions(Sequence[Partition]):
             models,
             serialization=core_schema.plain_serializer_function_ser_schema(_serialise),
         )
+
+
+@lru_cache(maxsize=16)
+def _counting(n: int) -> array[int]:
+    """0, 1, ..., n - 1: the numbers of most topics' partitions (a topic has one of few counts)."""
+    return naturals(range(n))
 
 
 _KNOWN = frozenset(_FIELDS)
