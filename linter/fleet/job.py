@@ -212,8 +212,10 @@ def _struct(ddl: str) -> str:
 
 # One Python pass writes every kind of row into one wide table (one column per kind, the others
 # null); the JVM then caches it and splits it, so nothing is unpickled twice. Rows are plain
-# tuples: an app's findings, its summary row, and one small row per slice of the lineage graph it
-# belongs to (the slice's topic and what the app does with it, not the app's whole facts).
+# tuples: an app's findings, its summary row, the plan's findings on it (judged on its whole
+# facts: lineage.plan_findings), one small row per slice of the lineage graph it belongs to (the
+# slice's topic and what the app does with it, not the app's whole facts), and the partition's
+# counts of findings.
 SCANNED_SCHEMA = (
     f"kind int, finding {_struct(FINDINGS_SCHEMA)}, app {_struct(APP_ROW_SCHEMA)}, "
     f"slice {_struct(SLICE_SCHEMA)}, tally {_struct(TALLY_SCHEMA)}"
