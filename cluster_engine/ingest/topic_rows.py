@@ -238,7 +238,7 @@ class RowReader:
             return False
         try:
             names = list(map(self.topic_field, topics))
-            index = naturals(list(map(self.partition_field, partitions)))
+            index = naturals(map(self.partition_field, partitions))
             tails = list(map(tail_of, rests))
         except Unread:
             return False

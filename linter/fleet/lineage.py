@@ -8,7 +8,7 @@ single-process path over the whole graph, and both give the same findings and ed
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from linter.api import Settings, selected, severity_overrides
@@ -257,7 +257,7 @@ def slice_graphs(rows: Iterable[SliceRow]) -> list[FleetGraph]:
 
 def plan_findings(
     facts: AppFacts,
-    changes: Iterable[PartitionChange],
+    changes: Sequence[PartitionChange],
     settings: Settings,
     chosen: FleetRules | None = None,
 ) -> list[FindingRow]:
@@ -266,6 +266,8 @@ def plan_findings(
     topic costs the app its state depends on all of the app's topics (state kept on another
     input, a changelog), and a finding names one app: the fleet's are those of its apps
     together, as a graph of the whole fleet finds them."""
+    if not changes:  # no plan, as in most scans: called for every app
+        return []
     topics = facts.topics
     own = tuple(c for c in changes if c.topic in topics)
     if not own:
