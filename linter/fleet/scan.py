@@ -8,6 +8,7 @@ calls it directly. Nothing here raises for a bad input: an app whose description
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -52,8 +53,11 @@ class AppScan:
 _DIGITS = re.compile(r"(\d+)")
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def natural_key(version: str) -> tuple[tuple[int, int, str], ...]:
-    """``v2 < v10``: digit runs compare as numbers, the rest as text."""
+    """``v2 < v10``: digit runs compare as numbers, the rest as text. Cached: the same version
+    names (``v1``, ``v2``, ``1.4.0``) recur across the apps of a fleet, and every app is
+    ordered."""
     return tuple(
         (1, int(part), "") if part.isdigit() else (0, 0, part)
         for part in _DIGITS.split(version)
@@ -162,6 +166,15 @@ def _unusable(app_id: str, ordered: Sequence[Version]) -> str | None:
     A row the reader could not take, a row without app_id or version, a version given twice
     (which one would be scanned?), or no version at all.
     """
+    versions = [v.version for v in ordered]
+    if (
+        versions
+        and app_id != MISSING_APP
+        and all(versions)
+        and len(set(versions)) == len(versions)
+        and not any(v.problem for v in ordered)
+    ):  # the usual app: none of the problems below, found without a count of its versions
+        return None
     problems = []
     for v in ordered:
         where = f"{v.source}: " if v.source else ""
