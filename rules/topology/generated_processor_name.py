@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
+from typing import TypeAlias
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink
@@ -74,13 +74,16 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     for topology in desc.topologies:
         # both worked out when needed: by_name for a filter's successors, persistent for an
         # operator that stops consuming an index once named
+        abouts = _ABOUTS
         by_name: dict[str, Node] | None = None
         persistent: tuple[tuple[int, str], ...] | None = None
         scope = f"{topology.name}|" if topology.name else None  # None: the key made with the name
         # in any order: the findings are sorted by their fingerprints, one per name
         for sub in topology.subtopologies:
             for n in sub.nodes:
-                about = _about(n.name)
+                about = abouts.get(n.name, _UNSEEN)
+                if about is _UNSEEN:
+                    about = _learn(n.name)
                 if about is None:
                     continue
                 message, resources, remediation, unburned, filters, key = about
@@ -107,8 +110,25 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
                 )
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _about(name: str) -> tuple[str, tuple[Resource], str, bool, bool, str] | None:
+# What _about says of a name: the message, resources, remediation, unburned, filter and key.
+_About: TypeAlias = tuple[str, tuple[Resource, ...], str, bool, bool, str]
+
+# _about of each name seen, looked up for every node of every app linted: a dict lookup, where
+# an lru cache's wrapper costs several times as much (it makes a tuple of its arguments and moves
+# the entry in its list each call). Emptied when full, as chosen names are new in every app.
+_ABOUTS: dict[str, _About | None] = {}
+_ABOUTS_MAX = 1 << 14
+_UNSEEN: _About = ("", (), "", False, False, "")  # a name not in _ABOUTS (its own object)
+
+
+def _learn(name: str) -> _About | None:
+    if len(_ABOUTS) >= _ABOUTS_MAX:
+        _ABOUTS.clear()
+    about = _ABOUTS[name] = _about(name)
+    return about
+
+
+def _about(name: str) -> _About | None:
     """The message, resource and remediation of a hit on a generated name, which depend on the
     name alone (None for a chosen name), whether naming the operator stops it consuming an
     index, whether it is a filter (``role_of``, which :func:`_plumbing` asks), and the hit's key
