@@ -58,3 +58,13 @@ def test_rule_has_a_doc_page(r: Rule) -> None:
     for section in ("Why:", "Example:", "Fix:"):
         assert re.search(rf"^{section}", doc, re.MULTILINE), f"{r.name}: no {section}"
     assert doc.index("Why:") < doc.index("Example:") < doc.index("Fix:")
+
+
+def test_every_topology_rule_runs_in_one_check() -> None:
+    """The lint and the upgrade check each run their own part of the catalogue: a rule of a new
+    subject kind must be given to one of them, not left out of both."""
+    from linter.api.checks import _LINT_RULES, _UPGRADE_RULES
+
+    assert sorted(r.id for r in (*_LINT_RULES, *_UPGRADE_RULES)) == sorted(
+        r.id for r in TOPOLOGY_RULES
+    )
