@@ -100,10 +100,40 @@ def read_text(path: str, text: str) -> list[Section]:
     return sections
 
 
+# A run of MAX_DIGITS + 1 digits holds _IN_A_ROW characters in a row of the text's every
+# _STEP-th (31 digits in a row hold at least 3 of every 10th): a scan of that sample, 1/10 of
+# the text, finds the few places where such a run can be, and each is looked at whole.
+_STEP = 10
+_IN_A_ROW = (inputs.MAX_DIGITS + 1) // _STEP
+_LONG_RUN = re.compile(f"[0-9]{{{inputs.MAX_DIGITS + 1}}}")
+# byte -> "0" for an ASCII digit, " " for anything else
+_SAMPLE_MARKS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+# candidate places looked at, at most one a _LOOK_EVERY characters (a text full of long numbers
+# has many: the whole-text scan then costs less)
+_LOOK_EVERY = 2048
+
+
 def _short_numbers(text: str) -> bool:
     """Whether an ASCII text surely holds no run of digits too long for any Kafka number (a
     byte-level scan; ``inputs.check_digits`` finds and locates the run otherwise)."""
-    return text.isascii() and not inputs.has_digit_run(text, inputs.MAX_DIGITS + 1)
+    if not text.isascii():
+        return False
+    marks = b"0" * _IN_A_ROW
+    sample = text[::_STEP].encode("ascii").translate(_SAMPLE_MARKS)
+    looks = len(text) // _LOOK_EVERY + 16
+    found = sample.find(marks)
+    while found >= 0:
+        looks -= 1
+        if looks < 0:
+            return not inputs.has_digit_run(text, inputs.MAX_DIGITS + 1)
+        # a long run holding the digits at ``at``, ``at + _STEP``, ... holds MAX_DIGITS + 1 digits
+        # in a row that start at most MAX_DIGITS before ``at`` and end in the last one's reach
+        at = found * _STEP
+        reach = at + (_IN_A_ROW - 1) * _STEP + inputs.MAX_DIGITS + 1
+        if _LONG_RUN.search(text, max(0, at - inputs.MAX_DIGITS), reach):
+            return False
+        found = sample.find(marks, found + 1)
+    return True
 
 
 def _recognise(path: str, line: Line, first: bool) -> tuple[str, Parser]:

@@ -544,3 +544,29 @@ def test_a_long_run_of_digits_is_found_across_scan_blocks(monkeypatch: pytest.Mo
         text = "".join(rng.choice(runs) for _ in range(rng.randint(0, 20)))
         whole = long_run not in text.encode().translate(marks)
         assert detect._short_numbers(text) == whole, text
+
+
+def test_the_sampled_digit_scan_finds_every_long_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scan looks at every 10th character first, then at each place where a long run can
+    be; a long run anywhere (at any alignment, in a text of many candidate places, past the
+    budget of places looked at) is found, and a text without one is told short."""
+    import random
+    import re
+
+    from cluster_engine.ingest import detect
+    from linter.inputs import MAX_DIGITS
+
+    long_run = re.compile(rf"[0-9]{{{MAX_DIGITS + 1}}}")
+    rng = random.Random(7)
+    for size in (20, 200, 2000):
+        for _ in range(1500):
+            runs = ["1", "22", "x", " ", "\t", ",", "1" * rng.randint(1, 40), "9" * MAX_DIGITS]
+            text = "".join(rng.choice(runs) for _ in range(rng.randint(0, size)))
+            assert detect._short_numbers(text) == (long_run.search(text) is None), text
+    # more candidate places than the budget: the whole-text scan decides
+    monkeypatch.setattr(detect, "_LOOK_EVERY", 10**9)
+    crowded = "9" * MAX_DIGITS + " "
+    for tail in ("", "1" * (MAX_DIGITS + 1)):
+        text = crowded * 40 + tail
+        assert detect._short_numbers(text) == (tail == ""), tail
+    assert not detect._short_numbers("\u00e9" + "1" * 3)  # not ASCII: the regex decides
