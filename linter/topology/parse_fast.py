@@ -48,23 +48,28 @@ _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
 
 # Every line of a text is part of one item of `_LINES` (a node is one item with its arrow lines),
 # so that one findall reads a whole text and skips no line. A node exactly as Kafka prints it:
-# names without `(`, single spaces, space-indented, each kind with its payload keyword and its
-# arrow lines; the regex checks what each kind must look like, so the loop over the items only
-# builds them. A name ends where a lookbehind says it does not end in a space (a group ending in
-# a non-space character backtracks through a repeat, measurably slower). A `-->`/`<--` list is
-# taken as printed: an item with a space around it names no node (names have none), so the block
-# check sends the text to the Lark path. Any other line (a header, an empty line, a line the
-# reader refuses) is the last group, alone: the fewer the groups, the less findall builds per
-# item. Anchored at line starts: unanchored, findall retried at every `Source:` inside one long
-# line, each try scanning to the line's end.
-_NAME = r"([^\s(][^(\n]*)(?<!\s)"
-_LIST = r"(.+)"
+# names of printable ASCII without `(` or `,` and with single spaces inside, space-indented,
+# each kind with its payload keyword and its arrow lines; the regex checks what each kind must
+# look like, so the loop over the items only builds them. Every repeat is possessive (`*+`,
+# `++`): what it takes ends where the next literal starts (a payload ends at its first `]` or
+# `)`), so the engine never backtracks into it nor saves a state to come back to. The name's
+# characters are a class of three ranges, which sre tests as one bitmap lookup per character
+# (two ranges are tested range by range; `\s` calls a category function). A name that does not
+# fit (a comma, a tab, a double space, a character outside ASCII) leaves its line to the last
+# alternative, and the text to the Lark path. A `-->`/`<--` list is taken as printed: an item
+# with a space around it names no node, so the block check sends the text to the Lark path.
+# Any other line (a header, an empty line, a line the reader refuses) is the last group, alone:
+# the fewer the groups, the less findall builds per item. Anchored at line starts: unanchored,
+# findall retried at every `Source:` inside one long line, each try scanning to the line's end.
+_NAME_CHAR = r"[!-')-+\--~]"
+_NAME = rf"({_NAME_CHAR}++(?: {_NAME_CHAR}++)*+)"
+_LIST = r"(.++)"
 _LINES = re.compile(
-    r"^( *)(?:"
-    rf"Processor: {_NAME} \(stores: \[(.*)\]\)\n *--> {_LIST}\n *<-- {_LIST}\n"
-    rf"|Source: {_NAME} \(topics: (.*)\)\n *--> {_LIST}\n"
-    rf"|Sink: {_NAME} \((?:topic: (.*)|extractor class: (.*))\)\n *<-- {_LIST}\n"
-    r"|([^\n]*\n))",
+    r"^( *+)(?:"
+    rf"Processor: {_NAME} \(stores: \[([^\]\n]*+)\]\)\n *+--> {_LIST}\n *+<-- {_LIST}\n"
+    rf"|Source: {_NAME} \(topics: ([^)\n]*+)\)\n *+--> {_LIST}\n"
+    rf"|Sink: {_NAME} \((?:topic: ([^)\n]*+)|extractor class: ([^)\n]*+))\)\n *+<-- {_LIST}\n"
+    r"|([^\n]*+\n))",
     re.MULTILINE,
 )
 # The header lines among the other lines.
