@@ -44,22 +44,30 @@ def one_sided(nodes: Sequence[Node]) -> tuple[Node, str, str] | None:
     return None  # the extra `<--` names are undeclared ones (a lenient read)
 
 
-def agree(afters: dict[str, frozenset[str]], befores: dict[str, frozenset[str]]) -> bool:
-    """Whether the `-->` lines (``afters``, by node name) and the `<--` lines (``befores``) of a
-    block print the same edges and name only its nodes: :func:`one_sided` finds nothing, and
-    every name is declared. Each `-->` edge has its `<--` (a `-->` to a name with no `<--` line,
-    an undeclared one or a Source, fails the lookup), and there are as many `<--` edges, so
-    every `<--` edge has its `-->` and names a node too. A loop of lookups: this runs on every
-    block the fast path reads."""
+def agree(
+    afters: dict[str, str], befores: dict[str, frozenset[str]], sets: dict[str, frozenset[str]]
+) -> bool:
+    """Whether the `-->` lines (``afters``: each node's `-->` list as printed, by name) and the
+    `<--` lines (``befores``: each node's `<--` set) of a block print the same edges and name
+    only its nodes: :func:`one_sided` finds nothing, and every name is declared. ``sets`` maps
+    each list as printed to its set (``none`` to the empty one). Each `-->` edge has its `<--`
+    (a `-->` to a name with no `<--` line, an undeclared one or a Source, fails the lookup),
+    and there are as many `<--` edges, so every `<--` edge has its `-->` and names a node too.
+    A loop of lookups: this runs on every block the fast path reads. A list of one name (most
+    of them) is that name: iterating its set (an iterator made and freed per node) cost more
+    than the rest of the check."""
     edges = 0
     try:
-        for name, after in afters.items():
-            for other in after:
-                if name not in befores[other]:
+        for name, printed in afters.items():
+            if ", " in printed:
+                for other in sets[printed]:
+                    if name not in befores[other]:
+                        return False
+                    edges += 1
+            elif printed != "none":
+                if name not in befores[printed]:
                     return False
                 edges += 1
     except KeyError:
         return False
-    for before in befores.values():
-        edges -= len(before)
-    return edges == 0
+    return edges == sum(map(len, befores.values()))

@@ -205,13 +205,14 @@ def _nodes(
     names: list[str],
     sets: dict[str, frozenset[str]],
     bare_topics: bool,
-    afters: dict[str, frozenset[str]],
+    afters: dict[str, str],
     befores: dict[str, frozenset[str]],
 ) -> tuple[int, Item | None] | None:
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
     a node; answer the line after the nodes and that item (None at the end), or None when a node
-    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` and
-    ``befores`` map the name of each node with a `-->` (`<--`) line to its set."""
+    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` maps
+    the name of each node with a `-->` line to that list as printed, ``befores`` the name of
+    each node with a `<--` line to its set."""
     twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
     last_indent = None
     rows: dict[int, Position] = {}
@@ -263,7 +264,7 @@ def _nodes(
                     return None  # an empty item, or no certainty where the payload starts
             else:
                 store_set = empty
-            afters[name] = after
+            afters[name] = successors
             befores[name] = before
             node = twin_processor()
             node.name = name
@@ -279,7 +280,7 @@ def _nodes(
             after = known(source_list)
             if after is None:
                 after = sets[source_list] = frozenset(source_list.split(", "))
-            afters[source] = after
+            afters[source] = source_list
             if "(" in topics:
                 return None
             node = twin_source()
@@ -405,13 +406,13 @@ class _Reader:
         if number > _MAX_ID or number in self.ids:
             return None
         nodes: list[Node] = []
-        afters: dict[str, frozenset[str]] = {}
+        afters: dict[str, str] = {}
         befores: dict[str, frozenset[str]] = {}
         sets = {"none": EMPTY}
         read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
         if read is None or not nodes:
             return None
-        if not agree(afters, befores):
+        if not agree(afters, befores, sets):
             return None  # the Lark path says which arrow has no other end, or names no node
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
