@@ -110,13 +110,14 @@ _TWINS: tuple[type, ...] = _twins() or ()
 # object per line and column serves every text this process reads. Making and freeing one per
 # node was a tenth of the time of reading a text of the usual size (~40 nodes); kept, the
 # fleet's texts (a few columns, lines 1 to a few hundred) make almost none. Bounded: the first
-# _KEPT_COLUMNS columns met, the first _KEPT_LINES lines of each.
+# _KEPT_COLUMNS columns met, lines 1 to _KEPT_LINES of each (a line past them is not looked up).
 _POSITIONS: dict[int, dict[int, Position]] = {}
 _KEPT_COLUMNS, _KEPT_LINES = 8, 1024
 
 
 def _rows(column: int) -> dict[int, Position]:
-    """The kept positions of ``column``, by line (a dict that keeps none past the bound)."""
+    """The kept positions of ``column``, by line (a dict that keeps none past the bound of
+    columns)."""
     rows = _POSITIONS.get(column)
     if rows is None:
         rows = {}
@@ -135,7 +136,7 @@ def _position(line: int, column: int) -> Position:
     position.line = line
     position.column = column
     position.__class__ = Position
-    if len(rows) < _KEPT_LINES:
+    if line <= _KEPT_LINES:
         rows[line] = position
     return cast(Position, position)
 
@@ -216,6 +217,8 @@ def _nodes(
     twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
     last_indent = None
     rows: dict[int, Position] = {}
+    column = 0
+    kept_lines = _KEPT_LINES
     append = nodes.append
     named = names.append
     empty = EMPTY
@@ -240,14 +243,21 @@ def _nodes(
         ) = item
         if indent != last_indent:  # once per block, unless its indentation is ragged
             last_indent = indent
-            rows = _rows(len(indent) + 1)
-        position = rows.get(line)
-        if position is None:
+            column = len(indent) + 1
+            rows = _rows(column)
+        # made as in _position, inline: a call per node is measurably slower on large texts
+        if line > kept_lines:
             position = twin_position()
             position.line = line
-            position.column = len(indent) + 1
+            position.column = column
             position.__class__ = Position
-            if len(rows) < _KEPT_LINES:
+        else:
+            position = rows.get(line)
+            if position is None:
+                position = twin_position()
+                position.line = line
+                position.column = column
+                position.__class__ = Position
                 rows[line] = position
         node: Any
         if name:
