@@ -6,47 +6,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from typing import TypeAlias
 
 from linter.topology import align, naming
 from linter.topology.diff_index import Change, How, Key, NodeInfo
-from linter.topology.diff_side import Side
-from linter.topology.model import Processor, Sink, Source
-from linter.topology.naming import CANONICAL_ROLES
+from linter.topology.diff_side import SeqItem, SeqKey, Side, endpoint
+from linter.topology.model import Sink, Source
 
 
 def _kind(info: NodeInfo) -> str:
     return info.node.kind
 
 
-SeqKey: TypeAlias = tuple[str, str, str, str]
-
-
-def _endpoint(info: NodeInfo) -> str:
-    """What a source or sink connects to: the user topic itself (a strong anchor), or just
-    ``~internal`` for repartition plumbing (whose names shift with the indices)."""
-    node = info.node
-    if isinstance(node, Sink):
-        topic = node.topic or node.extractor or ""
-        return "~internal" if naming.is_internal_topic(topic) else topic
-    if isinstance(node, Source):
-        topics = sorted(node.topics) or [node.pattern or ""]
-        for t in topics:  # a loop, not any() over a generator: asked of every source
-            if naming.is_internal_topic(t):
-                return "~internal"
-        return ",".join(topics)
-    return ""
-
-
-def _gen_key(info: NodeInfo, gen: naming.GeneratedName) -> SeqKey:
-    prefix = gen.prefix
-    return (info.node.kind, CANONICAL_ROLES.get(prefix, prefix), gen.rest, _endpoint(info))
-
-
 def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
     if _kind(a) != _kind(b):
         return False
-    ea, eb = _endpoint(a), _endpoint(b)
+    ea, eb = endpoint(a.node), endpoint(b.node)
     if ea != eb and "~internal" in (ea, eb):
         return False  # repartition plumbing is never a user topic's source or sink
     ra, rb = naming.role_of(a.name), naming.role_of(b.name)
@@ -56,12 +30,16 @@ def _compatible(a: NodeInfo, b: NodeInfo) -> bool:
 def match_nodes(b: Side, a: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     fwd: dict[Key, Key] = {}
     how: dict[Key, How] = {}
-    # 1. chosen names (the pass also collects the generated ones, for 2.)
-    seqs_b = _generated_sequences(b, fwd, how, a.nodes)
-    seqs_a = _generated_sequences(a, fwd, how)
+    # 1. chosen names
+    nodes_b, nodes_a = b.nodes, a.nodes
+    for key in b.chosen:
+        there = nodes_a.get(key)
+        if there is not None and there.node.kind == nodes_b[key].node.kind:
+            fwd[key], how[key] = key, "name"
     # 2. generated names: align the index sequences per topology
-    for t in sorted(seqs_b.keys() & seqs_a.keys()):
-        (roles_b, keys_b), (roles_a, keys_a) = seqs_b[t], seqs_a[t]
+    for t in sorted(b.sequences.keys() & a.sequences.keys()):
+        roles_b, keys_b = _sequence(b.sequences[t])
+        roles_a, keys_a = _sequence(a.sequences[t])
         for i, j in align.align(roles_b, roles_a):
             kb = keys_b[i]
             fwd[kb], how[kb] = keys_a[j], "index"
@@ -75,47 +53,17 @@ def match_identical(side: Side) -> tuple[dict[Key, Key], dict[Key, How]]:
     itself, a chosen name by name and a generated one by index (the two index sequences are the
     same, so the alignment pairs them all). Nothing is left for the structure to match."""
     fwd = {key: key for key in side.nodes}
-    how: dict[Key, How] = {
-        key: "name" if gen is None else "index" for key, gen in side.generated.items()
-    }
+    how: dict[Key, How] = dict.fromkeys(side.nodes, "index")
+    for key in side.chosen:
+        how[key] = "name"
     return fwd, how
 
 
-def _generated_sequences(
-    side: Side,
-    fwd: dict[Key, Key],
-    how: dict[Key, How],
-    other: Mapping[Key, NodeInfo] | None = None,
-) -> dict[str, tuple[list[SeqKey], list[Key]]]:
-    """Per topology, the generated nodes of ``side`` in index order: their roles (what the
-    alignment compares) and their keys. Given ``other`` (the after side's nodes), the same pass
-    over the nodes matches each chosen name to the node of that name and kind there, into
-    ``fwd`` and ``how``. Runs for every node of both sides of every diff."""
-    items: dict[str, list[tuple[int, str, SeqKey, Key]]] = {}
-    nodes, canonical = side.nodes, CANONICAL_ROLES.get
-    for key, gen in side.generated.items():  # every node, in the order of ``nodes``
-        info = nodes[key]
-        if gen is None:
-            if other is not None:
-                there = other.get(key)
-                if there is not None and there.node.kind == info.node.kind:
-                    fwd[key], how[key] = key, "name"
-            continue
-        # most generated nodes are processors, whose key needs no endpoint: built inline
-        gk = (
-            ("processor", canonical(gen.prefix, gen.prefix), gen.rest, "")  # canonical_role
-            if type(info.node) is Processor
-            else _gen_key(info, gen)
-        )
-        listed = items.get(key[0])
-        if listed is None:
-            items[key[0]] = listed = []
-        listed.append((gen.index, gen.rest, gk, key))
-    out: dict[str, tuple[list[SeqKey], list[Key]]] = {}
-    for t, listed in items.items():
-        listed.sort()
-        out[t] = ([item[2] for item in listed], [item[3] for item in listed])
-    return out
+def _sequence(items: list[SeqItem]) -> tuple[list[SeqKey], list[Key]]:
+    """A topology's generated nodes in index order: their roles (what the alignment compares)
+    and their keys."""
+    items.sort()
+    return [item[2] for item in items], [item[3] for item in items]
 
 
 def _propagate(b: Side, a: Side, fwd: dict[Key, Key], how: dict[Key, How]) -> None:
@@ -160,7 +108,7 @@ def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, 
         return _kept_changes(p_b, p_a, fwd, b, store_map, sub_map, fixed)
     kb, ka = (t_b, nb.name), (t_a, na.name)
     if nb.name != na.name:
-        gb, ga = b.generated[kb], a.generated[ka]
+        gb, ga = naming.generated(kb[1]), naming.generated(ka[1])
         same_role = gb is not None and ga is not None and gb.role_key == ga.role_key
         ch.add(Change.REINDEXED if same_role else Change.RENAMED)
     if sub_map.get((t_b, str(p_b.subtopology))) != (t_a, str(p_a.subtopology)):

@@ -26,7 +26,7 @@ from linter.topology.diff_index import (
     _sub_info,
     _topic_info_of,
 )
-from linter.topology.model import Description, Processor, Sink, Source, Subtopology
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology
 
 
 @dataclass(slots=True)
@@ -38,7 +38,17 @@ class Side:
     subs: dict[Key, SubtopologyInfo]
     topics: dict[Key, TopicInfo]
     writers_of: dict[tuple[str, str], list[Key]]  # (topology, topic) -> sink keys
-    generated: dict[Key, naming.GeneratedName | None]  # parsed once: names are read often
+    # the nodes whose names were chosen (not generated), in the order of ``nodes``
+    chosen: list[Key]
+    # per topology, its generated nodes as the node matching aligns them (``SeqItem``), in the
+    # order of ``nodes``; left empty on ``index``'s lean side
+    sequences: dict[str, list[SeqItem]]
+
+
+# What the alignment of generated names compares: (kind, canonical role, rest, endpoint)
+SeqKey: TypeAlias = tuple[str, str, str, str]
+# A generated node as its sequence sorts it: (index, rest, its ``SeqKey``, its key)
+SeqItem: TypeAlias = tuple[int, str, SeqKey, Key]
 
 
 # neighbour name sets as key sets, per topology name: made once (``_index_subtopology``), shared
@@ -69,8 +79,9 @@ def index(
     subs: dict[Key, SubtopologyInfo] = {}
     topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = {}
     writers_of: dict[tuple[str, str], list[Key]] = {}
-    generated: dict[Key, naming.GeneratedName | None] = {}
-    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, generated)
+    chosen: list[Key] = []
+    sequences: dict[str, list[SeqItem]] = {}
+    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, chosen)
     for ti, topology in enumerate(desc.topologies):
         tname = names[ti]
         t = tname or ""
@@ -83,8 +94,9 @@ def index(
             sets = None
         else:
             keyed, sets = None, neighbours.setdefault(t, set())
+        seq = sequences.setdefault(t, [])
         for sub in topology.subtopologies:
-            subs[(t, str(sub.id))] = _index_subtopology(sub, t, tname, tables, keyed, sets)
+            subs[(t, str(sub.id))] = _index_subtopology(sub, t, tname, tables, keyed, seq, sets)
     stores: dict[Key, StoreInfo] = {}
     for (t, store), infos in owners.items():
         first = infos[0] if len(infos) == 1 else _first(infos)
@@ -101,7 +113,7 @@ def index(
     topics: dict[Key, TopicInfo] = {}
     for (t, role, topic), infos in topic_nodes.items():
         topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
-    return Side(nodes, succ, pred, stores, subs, topics, writers_of, generated)
+    return Side(nodes, succ, pred, stores, subs, topics, writers_of, chosen, sequences)
 
 
 @dataclass(slots=True)
@@ -114,7 +126,7 @@ class _Tables:
     owners: dict[Key, list[NodeInfo]]
     topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]]
     writers_of: dict[tuple[str, str], list[Key]]
-    generated: dict[Key, naming.GeneratedName | None]
+    chosen: list[Key]
 
 
 def _ignored(names: frozenset[str]) -> None:
@@ -135,6 +147,7 @@ def _index_subtopology(
     tname: str | None,
     tables: _Tables,
     keyed: dict[frozenset[str], frozenset[Key]] | None,
+    seq: list[SeqItem],
     sets: set[frozenset[str]] | None = None,
 ) -> SubtopologyInfo:
     """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
@@ -143,9 +156,10 @@ def _index_subtopology(
     This loop runs for every node of both sides of every diff: it dispatches on the node's exact
     class once (the model's three), keys neighbour sets inline (a source has no predecessors, a
     sink no successors) and appends to the tables without a helper per node. Without ``keyed``,
-    it collects the neighbour name sets in ``sets`` instead (``index``'s lean side)."""
+    it collects the neighbour name sets in ``sets`` instead (``index``'s lean side), and no
+    generated nodes in ``seq``."""
     is_global, sub_id = sub.is_global, sub.id
-    nodes, succ, pred, generated = tables.nodes, tables.succ, tables.pred, tables.generated
+    nodes, succ, pred, chosen = tables.nodes, tables.succ, tables.pred, tables.chosen
     owners, topic_nodes, writers_of = tables.owners, tables.topic_nodes, tables.writers_of
     # Listed in the order the model's own properties meet them, so that the sets come out as
     # those would (set iteration order follows insertion order).
@@ -155,7 +169,7 @@ def _index_subtopology(
     written: list[str] = []
     patterns = False
     recognise, internal, topic_name = naming.generated, naming.is_internal_topic, _is_topic_name
-    made, node_info = _NODE_INFO, NodeInfo
+    made, node_info, canonical = _NODE_INFO, NodeInfo, naming.CANONICAL_ROLES.get
     lean = keyed is None
     keys: dict[frozenset[str], frozenset[Key]] = {} if keyed is None else keyed
     get = keys.get
@@ -171,7 +185,9 @@ def _index_subtopology(
         node_names.append(name)
         key = (t, name)
         nodes[key] = info
-        generated[key] = recognise(name)
+        gen = recognise(name)
+        if gen is None:
+            chosen.append(key)
         if isinstance(node, Processor):  # most nodes
             if lean:
                 add(node.successors)
@@ -181,6 +197,11 @@ def _index_subtopology(
                 succ[key] = _keyed(node.successors, t, keys) if found is None else found
                 found = get(node.predecessors)
                 pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
+                if gen is not None:  # its ``SeqItem``: a processor has no endpoint
+                    prefix, rest = gen.prefix, gen.rest
+                    seq.append(
+                        (gen.index, rest, ("processor", canonical(prefix, prefix), rest, ""), key)
+                    )
             for store in node.stores:
                 stores.append(store)
                 listed = owners.get((t, store))
@@ -195,6 +216,8 @@ def _index_subtopology(
                 found = get(node.successors)
                 succ[key] = _keyed(node.successors, t, keys) if found is None else found
                 pred[key] = EMPTY_KEYS
+                if gen is not None:
+                    seq.append(_seq_item(node, gen, key))
             for topic in node.topics:
                 read.append(topic)
                 role: TopicRole = (
@@ -215,6 +238,8 @@ def _index_subtopology(
                 succ[key] = EMPTY_KEYS
                 found = get(node.predecessors)
                 pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
+                if gen is not None:
+                    seq.append(_seq_item(node, gen, key))
             sink_topic = node.topic
             if sink_topic is not None:
                 written.append(sink_topic)
@@ -236,6 +261,30 @@ def _index_subtopology(
         frozenset(written),
         sub.position.line or None,
         _patterns(sub) if patterns else EMPTY,
+    )
+
+
+def endpoint(node: Node) -> str:
+    """What a source or sink connects to: the user topic itself (a strong anchor), or just
+    ``~internal`` for repartition plumbing (whose names shift with the indices)."""
+    if isinstance(node, Sink):
+        topic = node.topic or node.extractor or ""
+        return "~internal" if naming.is_internal_topic(topic) else topic
+    if isinstance(node, Source):
+        topics = sorted(node.topics) or [node.pattern or ""]
+        for t in topics:  # a loop, not any() over a generator: asked of every source
+            if naming.is_internal_topic(t):
+                return "~internal"
+        return ",".join(topics)
+    return ""
+
+
+def _seq_item(node: Source | Sink, gen: naming.GeneratedName, key: Key) -> SeqItem:
+    """The ``SeqItem`` of a generated source or sink."""
+    prefix, rest = gen.prefix, gen.rest
+    return (
+        gen.index, rest, (node.kind, naming.CANONICAL_ROLES.get(prefix, prefix), rest,
+                          endpoint(node)), key,
     )
 
 
