@@ -3,6 +3,7 @@ sides: a change there means state under old keys is unreachable (or consumers se
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -84,12 +85,23 @@ _NO_ORIGINS: frozenset[Origin] = frozenset()
 _UNKNOWN, _KEY_SETTER, _KNOWN = 0, 1, 2
 
 
-def _kind(key: Key, roles: Roles) -> int:
-    role = _role(key, roles)
+@functools.lru_cache(maxsize=1 << 16)
+def _kind_of(name: str) -> int | None:
+    """``_kind`` of an operator as its name alone tells it (None: the name tells nothing).
+    Asked of every node a walk meets, on both sides of every diff: the same few names."""
+    role = naming.role_of(name)
     if role is None:
-        return _UNKNOWN
+        return None
     op = naming.OPERATORS.get(role)
     return _KEY_SETTER if op is not None and op.key_changing else _KNOWN
+
+
+def _kind(key: Key, roles: Roles) -> int:
+    """What ``_role`` says of the operator, as ``_step`` needs it."""
+    kind = _kind_of(key[1])
+    if kind is None and key in roles:
+        kind = _kind_of(roles[key])
+    return _UNKNOWN if kind is None else kind
 
 
 def _step(

@@ -333,9 +333,15 @@ def _topic_info(role: TopicRole, topic: str, infos: list[NodeInfo]) -> TopicInfo
 
 def _first(infos: list[NodeInfo]) -> NodeInfo:
     """The node that places a store or topic: in the lowest sub-topology, then by name."""
-    if len(infos) == 1:  # the usual case: no sort keys to build
-        return infos[0]
-    return min(infos, key=lambda i: (i.subtopology, i.node.name))
+    first = infos[0]
+    # a loop, not min() with a key function: a call per info, for a few infos (the writer and
+    # the reader of a repartition topic); the first of the lowest, as min() takes
+    for info in infos:
+        if info.subtopology < first.subtopology or (
+            info.subtopology == first.subtopology and info.node.name < first.node.name
+        ):
+            first = info
+    return first
 
 
 def topology_names(desc: Description) -> dict[int, str | None]:

@@ -211,9 +211,13 @@ class GeneratedName:
 @functools.lru_cache(maxsize=1 << 16)
 def generated(name: str) -> GeneratedName | None:
     """Recognise a generated node or store name (``None`` for a name somebody chose)."""
-    m = _STORE.match(name)
+    # What each pattern needs, looked for in C first: asked once per name, and a chosen name
+    # (new to every application) seldom has it
+    m = _STORE.match(name) if "STATE-STORE-" in name else None
     if m is not None:
         return GeneratedName(name, m["base"], int(m["index"]), store=True)
+    if not "A" <= name[:1] <= "Z":
+        return None
     m = _GENERATED.match(name)
     if m is None:
         return None
@@ -287,7 +291,10 @@ def is_repartition_topic(topic: str) -> bool:
 @functools.lru_cache(maxsize=1 << 16)
 def is_internal_topic(topic: str) -> bool:
     """Repartition and foreign-key-join topics: printed without the ``application.id-`` prefix."""
-    return is_repartition_topic(topic) or _FK_TOPIC.search(topic) is not None
+    # both foreign-key patterns end in ``-topic`` (``$`` also matches before a final newline)
+    return is_repartition_topic(topic) or (
+        topic.endswith(("-topic", "-topic\n")) and _FK_TOPIC.search(topic) is not None
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)  # rules ask it of every source and sink of an app
