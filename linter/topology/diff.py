@@ -22,6 +22,7 @@ import.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -270,8 +271,9 @@ def _assemble(
     topic_match = match_topics(b, a, fwd)
     store_map = {kb: ka for kb, (ka, _) in store_match.items()}
 
-    nodes = _node_matching(b, a, fwd, how, store_map, sub_map)
-    moved = moved_names(b.nodes, fwd)
+    fixed = {kb for kb, ka in fwd.items() if kb == ka}  # most nodes
+    nodes = _node_matching(b, a, fwd, how, store_map, sub_map, fixed)
+    moved = moved_names(b.nodes.keys() - fixed, fwd)  # the rest, without a look at each node
     stores = _matching(b.stores, a.stores, store_match, store_changes, fwd, moved)
     subtopologies = _matching(
         b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
@@ -300,10 +302,11 @@ def _node_matching(
     how: Mapping[Key, How],
     store_map: Mapping[Key, Key],
     sub_map: Mapping[Key, Key],
+    fixed: AbstractSet[Key],
 ) -> Matching[NodeInfo]:
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
-    generic one's intermediate mapping and callback: it runs for every node of every diff."""
-    fixed = {kb for kb, ka in fwd.items() if kb == ka}
+    generic one's intermediate mapping and callback: it runs for every node of every diff.
+    ``fixed``: the before keys ``fwd`` maps to themselves."""
     # (topology, id) of the sub-topologies matched to the one of the same number
     kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
@@ -343,6 +346,10 @@ def _node_matching(
     )
 
 
+# the changes of a node that leave the key walks as they were (``_same_walks``)
+_WALKS_KEPT = frozenset({Change.STORES, Change.TOPIC})
+
+
 def _same_walks(nodes: Matching[NodeInfo]) -> bool:
     """True when the key-change walks (``diff_keys``) must meet the same nodes on both sides, so
     that no key can have changed: every node kept under its name, with the same neighbours,
@@ -352,7 +359,9 @@ def _same_walks(nodes: Matching[NodeInfo]) -> bool:
     if nodes.added or nodes.removed:
         return False
     for pair in nodes.pairs:
-        if not pair.changes <= {Change.STORES, Change.TOPIC}:
+        if pair.changes is NO_CHANGE:  # most pairs (``_node_matching``'s short cut)
+            continue
+        if not pair.changes <= _WALKS_KEPT:
             return False
         if Change.TOPIC in pair.changes and any(
             isinstance(node, Sink) and naming.is_internal_topic(node.topic or "")

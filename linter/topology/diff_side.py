@@ -14,6 +14,7 @@ from typing import TypeAlias
 from linter.topology import naming
 from linter.topology.diff_index import (
     _NODE_INFO,
+    _TOPIC_INFO,
     EMPTY,
     EMPTY_KEYS,
     Key,
@@ -111,8 +112,28 @@ def index(
             first.node.position.line or None,  # its ``line``
         )
     topics: dict[Key, TopicInfo] = {}
+    made, topic_info = _TOPIC_INFO, TopicInfo
     for (t, role, topic), infos in topic_nodes.items():
-        topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
+        if len(infos) > 1:
+            topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
+            continue
+        # the usual topic, one node reads or writes it: its TopicInfo made inline, through
+        # the twin (a call or two per topic otherwise)
+        first = infos[0]
+        node = first.node
+        named = frozenset([node.name])
+        info = made()
+        info.topology = first.topology
+        info.name = topic
+        info.role = role
+        if type(node) is Sink:
+            info.writers, info.readers = named, EMPTY
+        else:
+            info.writers, info.readers = EMPTY, named
+        info.subtopologies = frozenset([first.subtopology])
+        info.line = node.position.line or None
+        info.__class__ = topic_info
+        topics[(t, f"{role}:{topic}")] = info
     return Side(nodes, succ, pred, stores, subs, topics, writers_of, chosen, sequences)
 
 
@@ -271,6 +292,9 @@ def endpoint(node: Node) -> str:
         topic = node.topic or node.extractor or ""
         return "~internal" if naming.is_internal_topic(topic) else topic
     if isinstance(node, Source):
+        if len(node.topics) == 1:  # most sources: what the lines below make of it, unsorted
+            (topic,) = node.topics
+            return "~internal" if naming.is_internal_topic(topic) else topic
         topics = sorted(node.topics) or [node.pattern or ""]
         for t in topics:  # a loop, not any() over a generator: asked of every source
             if naming.is_internal_topic(t):
