@@ -104,7 +104,8 @@ def node_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side, 
     ch: set[Change] = set()
     nb, na = p_b.node, p_a.node
     t_b, t_a = p_b.topology or "", p_a.topology or ""
-    if nb == na and t_b == t_a:
+    # names first: a renumbered pair (most pairs here) differs there, without ``==``'s tuples
+    if nb.name == na.name and nb == na and t_b == t_a:
         return _kept_changes(p_b, p_a, fwd, b, store_map, sub_map, fixed)
     kb, ka = (t_b, nb.name), (t_a, na.name)
     if nb.name != na.name:
@@ -226,6 +227,8 @@ def match_subtopologies(
 
 def match_topics(b: Side, a: Side, fwd: Mapping[Key, Key]) -> dict[Key, tuple[Key, How]]:
     out, taken = _by_name(b.topics, a.topics)
+    if len(out) == len(b.topics):
+        return out  # every topic kept its name (most diffs): no topic left to match by node
     by_node: dict[tuple[Key, str], Key] = {}  # (after node key, role) -> after topic key
     for ka, ta in a.topics.items():
         for n in ta.writers | ta.readers:
