@@ -166,35 +166,32 @@ def _unusable(app_id: str, ordered: Sequence[Version]) -> str | None:
     A row the reader could not take, a row without app_id or version, a version given twice
     (which one would be scanned?), or no version at all.
     """
-    versions = [v.version for v in ordered]
-    if (
-        versions
-        and app_id != MISSING_APP
-        and all(versions)
-        and len(set(versions)) == len(versions)
-        and not any(v.problem for v in ordered)
-    ):  # the usual app: none of the problems below, found without a count of its versions
-        return None
     problems = []
     for v in ordered:
-        where = f"{v.source}: " if v.source else ""
         if v.problem:  # the reader's message names its own place
             problems.append(v.problem)
         elif app_id == MISSING_APP:
-            problems.append(f"{where}a row without app_id (version {v.version or 'missing'})")
+            problems.append(f"{_where(v)}a row without app_id (version {v.version or 'missing'})")
         elif not v.version:
-            problems.append(f"{where}a row without version")
-    for version, times in sorted(Counter(v.version for v in ordered if v.version).items()):
-        if times > 1:
-            files = sorted({v.source for v in ordered if v.version == version and v.source})
-            listed = f" ({', '.join(files)})" if files else ""
-            problems.append(f"version {version} is given {times} times{listed}")
+            problems.append(f"{_where(v)}a row without version")
+    given = [v.version for v in ordered if v.version]
+    if len(set(given)) < len(given):  # a version given twice (seldom): which, and how often
+        for version, times in sorted(Counter(given).items()):
+            if times > 1:
+                files = sorted({v.source for v in ordered if v.version == version and v.source})
+                listed = f" ({', '.join(files)})" if files else ""
+                problems.append(f"version {version} is given {times} times{listed}")
     if not ordered:
         problems.append("no versions")
     if not problems:
         return None
     more = f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
     return f"{app_id}: cannot be scanned: " + "; ".join(problems[:SHOWN]) + more
+
+
+def _where(v: Version) -> str:
+    """The file of a row, as the prefix of a message about it."""
+    return f"{v.source}: " if v.source else ""
 
 
 def _pairs(ordered: Sequence[Version]) -> list[tuple[int, int]]:
