@@ -246,18 +246,13 @@ def _nodes(
             column = len(indent) + 1
             rows = _rows(column)
         # made as in _position, inline: a call per node is measurably slower on large texts
-        if line > kept_lines:
+        position = rows.get(line)
+        if position is None:
             position = twin_position()
             position.line = line
             position.column = column
             position.__class__ = Position
-        else:
-            position = rows.get(line)
-            if position is None:
-                position = twin_position()
-                position.line = line
-                position.column = column
-                position.__class__ = Position
+            if line <= kept_lines:
                 rows[line] = position
         node: Any
         if name:
