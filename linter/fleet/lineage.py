@@ -12,12 +12,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from linter.api import Settings, selected, severity_overrides
-from linter.fleet.rows import FindingRow, finding_row
+from linter.fleet.rows import FindingRow, raw_rows
 from linter.lineage import AppFacts, FleetGraph, PartitionChange
 from linter.topology.model import Description, Topology
 from rules.fleet import FLEET_RULES, PLAN_RULES
 from rules.fleet.subject import FLEET
-from rules.framework import Finding, Rule, Severity, run
+from rules.framework import Finding, Rule, Severity, run, run_raw
 
 # Rules whose findings on an app's upgrade mean its output records change key or go away.
 KEY_CHANGE_RULES = frozenset({"key-change-before-stateful", "sink-topic-changed"})
@@ -353,12 +353,16 @@ def judge(
 ) -> list[FindingRow]:
     """The fleet findings of a graph as rows: one per app a finding names (with that app's
     version), plus one without app for each finding on the cluster plan."""
+    chosen = chosen or FleetRules.of(settings)
     versions = {a.app_id: a.version for a in graph.apps}
     out: list[FindingRow] = []
-    for f in fleet_findings(graph, settings, chosen):
-        check = CLUSTER_CHECK if f.step is not None else LINEAGE_CHECK
+    # the findings' rows made from the hits (raw_rows), in the order fleet_findings gives them,
+    # without a Finding made of each only to be taken apart
+    for raw in run_raw(chosen.rules, FLEET, graph, severities=chosen.severities):
+        hit = raw[1]
+        check = CLUSTER_CHECK if hit.step is not None else LINEAGE_CHECK
         if check == CLUSTER_CHECK:
-            out.append(finding_row(f, None, check, None, None))
-        for app in dict.fromkeys(r.name for r in f.resources if r.kind == "app"):
-            out.append(finding_row(f, app, check, None, versions.get(app)))
+            out += raw_rows((raw,), None, check, None, None)
+        for app in dict.fromkeys(r.name for r in hit.resources if r.kind == "app"):
+            out += raw_rows((raw,), app, check, None, versions.get(app))
     return out
