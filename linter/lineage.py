@@ -93,16 +93,26 @@ class FleetGraph:
     _index: dict[str, TopicUse] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        # each app's sets read once each (not each topic looked up in all five); the index holds
+        # the topics of ``AppFacts.topics``: a topic an app is stateful on and does nothing
+        # else with is left out, as the other sets' union leaves it out
         lists: dict[str, tuple[list[AppFacts], ...]] = {}
         for app in sorted(self.apps, key=lambda a: a.app_id):
-            for topic in app.topics:
-                use = lists.setdefault(topic, ([], [], [], [], []))
-                for i, topics in enumerate(
-                    (app.produces, app.consumes, app.internal, app.key_changes, app.stateful_on)
-                ):
-                    if topic in topics:
-                        use[i].append(app)
-        index = {t: TopicUse(*(tuple(x) for x in use)) for t, use in lists.items()}
+            sets = (app.produces, app.consumes, app.internal, app.key_changes)
+            for i, topics in enumerate(sets):
+                for topic in topics:
+                    use = lists.get(topic)
+                    if use is None:
+                        use = lists[topic] = ([], [], [], [], [])
+                    use[i].append(app)
+            for topic in app.stateful_on:
+                use = lists.get(topic)
+                if use is not None and any(topic in s for s in sets):
+                    use[4].append(app)
+        index = {
+            t: TopicUse(tuple(p), tuple(c), tuple(o), tuple(k), tuple(s))
+            for t, (p, c, o, k, s) in lists.items()
+        }
         object.__setattr__(self, "_index", index)
 
     def topics(self) -> list[str]:

@@ -206,3 +206,22 @@ def test_key_change_topics_from_the_upgrade_findings() -> None:
 def test_empty_graph() -> None:
     assert fleet_findings(FleetGraph(apps=()), Settings()) == []
     assert list(edges(FleetGraph(apps=()))) == []
+
+
+def test_the_topic_index_holds_what_each_app_does_with_each_topic() -> None:
+    # "lonely" and "ext" are only in a stateful_on set of "odd": not among its topics, so not
+    # indexed for it ("ext" is, for "down", which consumes it)
+    lonely = AppFacts("odd", "odd", stateful_on=frozenset({"lonely", "ext", "orders"}),
+                      produces=frozenset({"orders"}))  # fmt: skip
+    graph = FleetGraph(apps=(*FLEET, lonely))
+    assert "lonely" not in graph.topics()
+    assert graph.use("lonely") == FleetGraph(apps=()).use("lonely")
+    assert [a.app_id for a in graph.producers("orders")] == ["odd", "up"]
+    assert [a.app_id for a in graph.consumers("orders")] == ["down", "stateless"]
+    assert [a.app_id for a in graph.stateful_readers("orders")] == ["down", "odd"]
+    assert [a.app_id for a in graph.key_changers("orders")] == ["up"]
+    assert [a.app_id for a in graph.consumers("ext")] == ["down"]
+    assert graph.stateful_readers("ext") == []
+    assert [a.app_id for a in graph.owners("shared-x-changelog")] == ["a1", "a2"]
+    assert [a.app_id for a in graph.producers("down-s-changelog")] == ["writer"]
+    assert graph.topics() == sorted(set().union(*(a.topics for a in (*FLEET, lonely))))
