@@ -146,9 +146,25 @@ def _numbered_blocks(text: str) -> Iterator[tuple[int, str, list[str]]]:
         cut = text.find("\n", start + _BLOCK)
         end = len(text) if cut < 0 else cut + 1
         block = text[start:end]
-        lines = list(map(str.rstrip, block.splitlines()))
+        lines = list(map(str.rstrip, _split_lines(block)))
         yield number, block, lines
         start, number = end, number + len(lines)
+
+
+# The line breaks of str.splitlines besides "\n" that an ASCII text can hold.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+
+
+def _split_lines(block: str) -> list[str]:
+    """``block.splitlines()``. An ASCII block whose only line break is "\n" (most captures) is
+    split on that one character, a search where ``splitlines`` tests every character against
+    each break it knows (half the time of a 20 MB capture's split)."""
+    if block.isascii() and not any(mark in block for mark in _OTHER_BREAKS):
+        lines = block.split("\n")
+        if not lines[-1]:  # the block ends with its last line's "\n"
+            lines.pop()
+        return lines
+    return block.splitlines()
 
 
 def read_json(path: str, lines: Sequence[Line], start: int) -> tuple[Any, int]:

@@ -461,8 +461,8 @@ def test_lines_split_a_block_at_a_time_are_the_lines_of_the_whole_text(
     from cluster_engine.ingest import text as text_module
 
     monkeypatch.setattr(text_module, "_BLOCK", block)
-    pieces = ["a", "bc", " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1e", "\x85",
-              "\u2028", "\n\n", "$ x", "# c"]  # fmt: skip
+    pieces = ["a", "bc", " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
+              "\x85", "\u2028", "\n\n", "$ x", "# c"]  # fmt: skip
     rng = random.Random(17)
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
