@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress
-from operator import ge
+from operator import eq
 
 from cluster_engine.state import ClusterState
 
@@ -40,10 +40,11 @@ class Fragile:
 
 def fragile_pids(state: ClusterState) -> Fragile:
     """The state's fragile partitions (none in most clusters: one pass over the table)."""
-    table, mins = state.table, state.topic_min_isr
+    table = state.table
     rf, isr_len = table.rf, table.isr_len
-    # C-level pass for min.insync.replicas >= RF (few partitions), then the rest on those
-    at_rf = compress(range(len(rf)), map(ge, map(mins.__getitem__, table.topic), rf))
+    # min.insync.replicas >= RF exactly where the effective min ISR (the health's column, made
+    # once per table) is the RF: a C-level pass for those (few partitions), then the rest on them
+    at_rf = compress(range(len(rf)), map(eq, state.partition_health.eff_min, rf))
     pids = tuple(p for p in at_rf if rf[p] >= 1 and isr_len[p] == rf[p])
     on: dict[int, list[int]] = {}
     for p in pids:
