@@ -16,6 +16,11 @@ This is the lowest layer: it imports nothing of ksafe, so both the topology side
 cluster engine read through it.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from linter.inputs.checks import check_digits, check_nesting, has_digit_run
 from linter.inputs.errors import (
     DEFAULT_LIMIT,
@@ -37,7 +42,22 @@ from linter.inputs.reading import (
     label,
     read_bytes,
 )
-from linter.inputs.yaml_loader import compose_yaml, construct_yaml, load_yaml
+
+if TYPE_CHECKING:
+    from linter.inputs.yaml_loader import compose_yaml, construct_yaml, load_yaml, node_position
+
+# The YAML loader is imported when one of its names is first used: PyYAML costs a command that
+# reads no YAML (``ksafe cluster snapshot`` of a capture, a topology check) ~20 ms to import.
+_YAML_NAMES = frozenset({"compose_yaml", "construct_yaml", "load_yaml", "node_position"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _YAML_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("linter.inputs.yaml_loader"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -61,6 +81,7 @@ __all__ = [
     "label",
     "load_json",
     "load_yaml",
+    "node_position",
     "quote",
     "read_bytes",
 ]

@@ -4,7 +4,7 @@ value of any Kafka field. Every failure is a located :class:`MalformedInput`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import yaml
@@ -154,3 +154,39 @@ def load_yaml(text: str, path: str) -> Any:
     """The value of a YAML text (safe tags only), or a located :class:`MalformedInput`."""
     node = compose_yaml(text, path)
     return None if node is None else construct_yaml(node, path, text)
+
+
+def node_position(
+    text: str, path: Sequence[int | str], at_key: bool = False
+) -> tuple[int | None, int | None]:
+    """Line and column (1-based) of the deepest node of YAML ``text`` along ``path`` (mapping
+    keys and sequence indices, e.g. a pydantic error location); ``at_key``: of the last key
+    itself rather than its value. (None, None) when the text does not compose."""
+    try:
+        node = compose_yaml(text, "<located>")
+    except MalformedInput:
+        return None, None
+    if node is None:
+        return None, None
+    found = node
+    for n, part in enumerate(path):
+        child = _child(found, part, key=at_key and n == len(path) - 1)
+        if child is None:
+            break
+        found = child
+    return found.start_mark.line + 1, found.start_mark.column + 1
+
+
+def _child(node: yaml.Node, part: int | str, key: bool = False) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, value in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                found: yaml.Node = k if key else value
+                return found
+        return None
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+        if 0 <= part < len(node.value):
+            child: yaml.Node = node.value[part]
+            return child
+        return None
+    return None
