@@ -48,30 +48,34 @@ _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
 
 # Every line of a text is part of one item of `_LINES` (a node is one item with its arrow lines),
 # so that one findall reads a whole text and skips no line. A node exactly as Kafka prints it:
-# names of printable ASCII without `(` or `,` and with single spaces inside, space-indented,
-# each kind with its payload keyword and its arrow lines; the regex checks what each kind must
-# look like, so the loop over the items only builds them. Every repeat is possessive (`*+`,
-# `++`): what it takes ends where the next literal starts (a payload ends at its first `]` or
-# `)`), so the engine never backtracks into it nor saves a state to come back to. The name's
-# characters are a class of three ranges, which sre tests as one bitmap lookup per character
-# (two ranges are tested range by range; `\s` calls a category function). A name that does not
-# fit (a comma, a tab, a double space, a character outside ASCII) leaves its line to the last
-# alternative, and the text to the Lark path. A `-->`/`<--` list is taken as printed: an item
-# with a space around it names no node, so the block check sends the text to the Lark path.
-# Any other line (a header, an empty line, a line the reader refuses) is the last group, alone:
-# the fewer the groups, the less findall builds per item. Anchored at line starts: unanchored,
-# findall retried at every `Source:` inside one long line, each try scanning to the line's end.
+# names of printable ASCII without `(` or `,` and with single spaces inside, at four spaces
+# (column 5: describe() indents every node so), each kind with its payload keyword and its
+# arrow lines; the regex checks what each kind must look like, so the loop over the items only
+# builds them. Every repeat is possessive (`*+`, `++`): what it takes ends where the next
+# literal starts (a payload ends at its first `]` or `)`), so the engine never backtracks into
+# it nor saves a state to come back to. The name's characters are a class of three ranges,
+# which sre tests as one bitmap lookup per character (two ranges are tested range by range;
+# `\s` calls a category function). A name that does not fit (a comma, a tab, a double space, a
+# character outside ASCII) leaves its line to the last alternative, and the text to the Lark
+# path. A `-->`/`<--` list is taken as printed: an item with a space around it names no node,
+# so the block check sends the text to the Lark path. Any other line (a header, an empty line,
+# a line the reader refuses, a node indented otherwise) is the last two groups, its indentation
+# and the rest: the fewer the groups, the less findall builds per item, and a node's item has
+# no indentation to make a string of (one per node was 2% of a parse of a large text; every
+# node the fast path reads is at _COLUMN). Anchored at line starts: unanchored, findall retried
+# at every `Source:` inside one long line, each try scanning to the line's end.
 _NAME_CHAR = r"[!-')-+\--~]"
 _NAME = rf"({_NAME_CHAR}++(?: {_NAME_CHAR}++)*+)"
 _LIST = r"(.++)"
 _LINES = re.compile(
-    r"^( *+)(?:"
+    r"^(?:    (?:"
     rf"Processor: {_NAME} \(stores: \[([^\]\n]*+)\]\)\n *+--> {_LIST}\n *+<-- {_LIST}\n"
     rf"|Source: {_NAME} \(topics: ([^)\n]*+)\)\n *+--> {_LIST}\n"
     rf"|Sink: {_NAME} \((?:topic: ([^)\n]*+)|extractor class: ([^)\n]*+))\)\n *+<-- {_LIST}\n"
-    r"|([^\n]*+\n))",
+    r")|( *+)([^\n]*+\n))",
     re.MULTILINE,
 )
+_COLUMN = 5  # of every node the fast path reads
 # The header lines among the other lines.
 _HEADER = re.compile(
     r"Sub-topology: ([0-9]{1,10})( for global store \(will not generate tasks\))?\n"
@@ -215,9 +219,8 @@ def _nodes(
     the name of each node with a `-->` line to that list as printed, ``befores`` the name of
     each node with a `<--` line to its set."""
     twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
-    last_indent = None
-    rows: dict[int, Position] = {}
-    column = 0
+    column = _COLUMN
+    rows = _rows(column)
     kept_lines = _KEPT_LINES
     append = nodes.append
     named = names.append
@@ -227,7 +230,6 @@ def _nodes(
     known = sets.get
     for item in items:
         (
-            indent,
             name,
             stores,
             successors,
@@ -240,11 +242,8 @@ def _nodes(
             extractor,
             sink_list,
             _,
+            _,
         ) = item
-        if indent != last_indent:  # once per block, unless its indentation is ragged
-            last_indent = indent
-            column = len(indent) + 1
-            rows = _rows(column)
         # made as in _position, inline: a call per node is measurably slower on large texts
         position = rows.get(line)
         if position is None:
@@ -371,7 +370,7 @@ class _Reader:
         line = 1
         item = next(items, None)
         while item is not None:
-            indent, other = item[0], item[-1]
+            indent, other = item[-2], item[-1]
             if other == "\n" and not indent and (after_nodes or topology is None):
                 line, item = line + 1, next(items, None)  # an empty line
                 continue

@@ -262,6 +262,19 @@ def test_a_list_with_a_repeated_or_empty_name_is_left_to_the_plain_reader(arrow:
     assert_same_reading(text)
 
 
+@pytest.mark.parametrize("indent", ["", "  ", "   ", "      "])
+def test_a_node_indented_otherwise_is_left_to_the_plain_reader(indent: str) -> None:
+    """describe() prints every node at column 5; the fast path reads no other indentation (it
+    gives every node it reads that column), and the plain reader reads such a text."""
+    text = (
+        "Topologies:\n   Sub-topology: 0\n    Source: a (topics: [t])\n      --> b\n"
+        f"{indent}Sink: b (topic: out)\n      <-- a\n"
+    )
+    assert parse_fast.read(text, "t.txt") is None
+    assert_same_reading(text)
+    assert parse_fast.read(text.replace(f"{indent}Sink", "    Sink"), "t.txt") is not None
+
+
 # --- the benchmark's inputs ----------------------------------------------------------------------
 
 def _benchmark_generate() -> Callable[[int, int], str]:
