@@ -56,6 +56,7 @@ from linter.topology.diff_match import (
     match_topics,
     node_changes,
 )
+from linter.topology.diff_reach import walked
 from linter.topology.diff_side import KeyedSets, Neighbours, Side, index, topology_names
 from linter.topology.model import Description, Sink
 from linter.topology.twins import twin
@@ -289,7 +290,12 @@ def _assemble(
         topics=topics,
         key_changes=()
         if _same_walks(nodes)
-        else tuple(key_changes(b, a, fwd, [(p.before, p.after) for p in stores.pairs])),
+        else tuple(
+            key_changes(
+                b, a, fwd, [(p.before, p.after) for p in stores.pairs],
+                walked(b, a, fwd, nodes.pairs),
+            )
+        ),
         node_map=fwd,
         replaced=replacements(b, a, stores.removed, stores.added),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -266,16 +267,21 @@ def key_changes(
     a: Side,
     fwd: Mapping[Key, Key],
     stores: Iterable[tuple[StoreInfo, StoreInfo]] = (),
+    starts: AbstractSet[Key] | None = None,
 ) -> list[KeyChange]:
     """Every matched stateful processor or output sink whose key comes from elsewhere now; and
     every kept store whose single writer was not matched (renamed along with the operators
-    around it), compared writer to writer, so that no kept store goes unchecked."""
+    around it), compared writer to writer, so that no kept store goes unchecked. Given
+    ``starts`` (``diff_reach.walked``), a matched node not among them is not walked: its key
+    comes from the same place on both sides."""
     # a chosen name says nothing of the operator; its generated counterpart on the other side may
     roles_a, roles_b = _Counterparts(fwd, inverse=True), _Counterparts(fwd, inverse=False)
     walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
     b_nodes, a_nodes, internal = b.nodes, a.nodes, naming.is_internal_topic
     for kb, ka in sorted(fwd.items()):
+        if starts is not None and kb not in starts:
+            continue
         na = a_nodes[ka]
         node = na.node
         if isinstance(node, Processor):
