@@ -21,7 +21,8 @@ import.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -223,18 +224,28 @@ def _unchanged(before: Description, after: Description, b: Side, a: Side) -> Top
     and nothing changed; an arrow to no node or a sub-topology without nodes would show as a
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
-    node_keys = sorted(b.nodes)
+    node_keys = _sorted_keys(b.nodes, b)
     return _diff_of(
         before=before,
         after=after,
-        subtopologies=_same(b.subs, a.subs, sorted(b.subs), "content"),
+        subtopologies=_same(b.subs, a.subs, _sorted_keys(b.subs, b), "content"),
         nodes=_same(b.nodes, a.nodes, node_keys, how),
-        stores=_same(b.stores, a.stores, sorted(b.stores), "name"),
-        topics=_same(b.topics, a.topics, sorted(b.topics), "name"),
+        stores=_same(b.stores, a.stores, _sorted_keys(b.stores, b), "name"),
+        topics=_same(b.topics, a.topics, _sorted_keys(b.topics, b), "name"),
         key_changes=(),
         node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
         replaced=(),
     )
+
+
+_NAME = operator.itemgetter(1)
+
+
+def _sorted_keys(keys: Iterable[Key], side: Side) -> list[Key]:
+    """``sorted(keys)``, keys of ``side``. When the side has one topology (most do), every
+    key has the same first item: sorted by name alone, the order is the same, with a string
+    compare each rather than a tuple's."""
+    return sorted(keys, key=_NAME) if len(side.sequences) == 1 else sorted(keys)
 
 
 def _same(
@@ -266,7 +277,7 @@ def _assemble(
     """The matching of stores, sub-topologies and topics, what changed in every pair, and where
     record keys are set, once the nodes are matched."""
     # sorted once (it is the result's ``node_map``): the loops below that sort it find it so
-    fwd = dict(sorted(fwd.items()))
+    fwd = {kb: fwd[kb] for kb in _sorted_keys(fwd, b)}
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
@@ -275,12 +286,12 @@ def _assemble(
     fixed = {kb for kb, ka in fwd.items() if kb == ka}  # most nodes
     nodes = _node_matching(b, a, fwd, how, store_map, sub_map, fixed)
     moved = moved_names(b.nodes.keys() - fixed, fwd)  # the rest, without a look at each node
-    stores = _matching(b.stores, a.stores, store_match, store_changes, fwd, moved)
+    stores = _matching(b, b.stores, a.stores, store_match, store_changes, fwd, moved)
     subtopologies = _matching(
-        b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
+        b, b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
         sub_changes, fwd, store_map, moved,
     )
-    topics = _matching(b.topics, a.topics, topic_match, topic_changes, fwd, moved)
+    topics = _matching(b, b.topics, a.topics, topic_match, topic_changes, fwd, moved)
     return _diff_of(
         before=before,
         after=after,
@@ -378,6 +389,7 @@ def _same_walks(nodes: Matching[NodeInfo]) -> bool:
 
 
 def _matching(
+    side: Side,
     before: Mapping[Key, T],
     after: Mapping[Key, T],
     matched: Mapping[Key, tuple[Key, How]],
@@ -386,11 +398,12 @@ def _matching(
 ) -> Matching[T]:
     """Pairs (in before-key order, each with how it was matched and what changed: ``changes(
     before, after, *args)``), then what is only in ``after`` (added) and only in ``before``
-    (removed), each sorted by key."""
+    (removed), each sorted by key. ``before``: items of ``side``."""
     paired_after = {ka for ka, _ in matched.values()}
     made = _PAIR
     pairs: list[Pair[T]] = []
-    for kb, (ka, how) in sorted(matched.items()):
+    for kb in _sorted_keys(matched, side):
+        ka, how = matched[kb]
         ib, ia = before[kb], after[ka]
         pair = made()  # Pair(ib, ia, how, changes(ib, ia))
         pair.before = ib

@@ -279,9 +279,10 @@ def key_changes(
     walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
     b_nodes, a_nodes, internal = b.nodes, a.nodes, naming.is_internal_topic
-    for kb, ka in sorted(fwd.items()):
-        if starts is not None and kb not in starts:
-            continue
+    # the matched nodes in before-key order (the walked ones only, given ``starts``)
+    keys = sorted(fwd) if starts is None else sorted(k for k in starts if k in fwd)
+    for kb in keys:
+        ka = fwd[kb]
         na = a_nodes[ka]
         node = na.node
         if isinstance(node, Processor):

@@ -171,8 +171,9 @@ def _kept_changes(p_b: NodeInfo, p_a: NodeInfo, fwd: Mapping[Key, Key], b: Side,
 def _by_name(
     before: Mapping[Key, object], after: Mapping[Key, object]
 ) -> tuple[dict[Key, tuple[Key, How]], set[Key]]:
-    """The items kept under their key, and the after-keys so taken."""
-    out: dict[Key, tuple[Key, How]] = {key: (key, "name") for key in sorted(before) if key in after}
+    """The items kept under their key, and the after-keys so taken. Unsorted: the steps that
+    read it in order sort it (``diff._matching``) or sort what they rank by a total order."""
+    out: dict[Key, tuple[Key, How]] = {key: (key, "name") for key in before if key in after}
     return out, set(out)
 
 
