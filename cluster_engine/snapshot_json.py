@@ -9,7 +9,6 @@ leader rendered once. The pieces can be written as they come, without the whole 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain, repeat
 from operator import add
 
 from pydantic_core import to_json
@@ -45,15 +44,14 @@ def dump_json(snapshot: Snapshot) -> Iterator[str]:
     tails = _Tails()
     for topic, after in zip(snapshot.topics, pieces[1:], strict=True):
         yield '\n      "partitions": '
-        yield from _partitions(topic.partitions, tails)
+        yield _partitions(topic.partitions, tails)
         yield after
     yield text[end:]
 
 
-def _partitions(parts: Partitions, tails: _Tails) -> Iterator[str]:
+def _partitions(parts: Partitions, tails: _Tails) -> str:
     if not len(parts):
-        yield "[]"
-        return
+        return "[]"
     after = zip(
         parts.replicas,
         parts.leader,
@@ -65,22 +63,13 @@ def _partitions(parts: Partitions, tails: _Tails) -> Iterator[str]:
         strict=True,
     )
     # C-level maps over the columns: a Python statement per partition would cost more
-    numbers = map(str, parts.number)
-    texts = map(tails.__getitem__, after)
-    end = "\n      ]"
+    rendered = map(add, map(str, parts.number), map(tails.__getitem__, after))
     names = parts.topics
     if isinstance(names, str):  # one name: each partition's head is the separator's end
         head = _head(names)
-        yield f"[\n{head}"
-        # number, text and what follows, joined once: no string per partition, and the
-        # topic's text is not copied again to frame it
-        follows = chain(repeat(f",\n{head}", len(parts) - 1), (end,))
-        yield "".join(chain.from_iterable(zip(numbers, texts, follows, strict=True)))
-        return
+        return f"[\n{head}" + f",\n{head}".join(rendered) + "\n      ]"
     heads = map(_head, names)
-    yield "[\n"
-    yield ",\n".join(map(add, heads, map(add, numbers, texts)))
-    yield end
+    return "[\n" + ",\n".join(map(add, heads, rendered)) + "\n      ]"
 
 
 def _head(name: str) -> str:
