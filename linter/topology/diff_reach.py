@@ -14,6 +14,7 @@ to the first operator that sets the key (where every walk stops).
 from __future__ import annotations
 
 import functools
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
@@ -46,7 +47,7 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
     # the nodes whose counterpart a walk could tell apart from them (see the module's doc)
     apart: set[Key] = set()
     # before-side walk edges reversed: a writer of an internal topic -> the sources following it
-    followers: dict[Key, list[Key]] = {}
+    followers: defaultdict[Key, list[Key]] = defaultdict(list)
     for pair in pairs:
         ib, changes = pair.before, pair.changes
         nb = ib.node
@@ -78,23 +79,15 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
         if {fwd.get(w) for w in writers_b} != _writers(a, ia.topology or "", topics_a):
             apart.add(kb)
         for w in writers_b:
-            listed = followers.get(w)
-            if listed is None:
-                followers[w] = [kb]
-            else:
-                listed.append(kb)
+            followers[w].append(kb)
     if not apart:
         return apart
     # predecessor edges reversed, over the before side (not ``succ``: a model built by hand
     # may list arrows that disagree)
-    below: dict[Key, list[Key]] = {}
+    below: defaultdict[Key, list[Key]] = defaultdict(list)
     for key, preds in b.pred.items():
         for p in preds:
-            listed = below.get(p)
-            if listed is None:
-                below[p] = [key]
-            else:
-                listed.append(key)
+            below[p].append(key)
     # a walk from a start visits its predecessors: the starts below a tainted node walk; a node
     # whose walk passes one is tainted in turn, unless it sets the key itself (the walk stops)
     walk = set(apart)
@@ -102,9 +95,7 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
     stack = list(apart)
     while stack:
         key = stack.pop()
-        for nxt in below.get(key, ()) if key not in followers else [
-            *below.get(key, ()), *followers[key]
-        ]:
+        for nxt in (*below.get(key, ()), *followers.get(key, ())):
             walk.add(nxt)
             if nxt in tainted:
                 continue
