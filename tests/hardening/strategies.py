@@ -477,7 +477,9 @@ def shift_indices(topology: Topology, by: int) -> Topology:
 def edit(description: Description, rng: random.Random) -> Description:
     """One change a developer might make, applied to a random topology of ``description``:
     generated indices shift, a store or node is renamed, a leaf node or the last sub-topology
-    is removed, a source reads other topics. The result is still a valid, printable model."""
+    is removed, a source reads other topics, an operator that sets the key is put below a node
+    (so the stateful nodes and sinks downstream read a changed key). The result is still a
+    valid, printable model."""
     topologies = list(description.topologies)
     candidates = [i for i, t in enumerate(topologies) if t.subtopologies]
     if not candidates:
@@ -487,7 +489,7 @@ def edit(description: Description, rng: random.Random) -> Description:
     subs = list(topology.subtopologies)
     j = rng.randrange(len(subs))
     sub = subs[j]
-    kind = rng.choice(("shift", "store", "node", "leaf", "drop", "topics"))
+    kind = rng.choice(("shift", "store", "node", "leaf", "drop", "topics", "key"))
     if kind == "shift":
         topologies[i] = shift_indices(topology, rng.choice((1, 2)))
         return replace(description, topologies=tuple(topologies))
@@ -543,9 +545,27 @@ def edit(description: Description, rng: random.Random) -> Description:
             victim = rng.choice(sources)
             moved = replace(victim, topics=frozenset({*victim.topics, "new-input"}))
             sub = replace(sub, nodes=(sub.nodes - {victim}) | {moved})
+    elif kind == "key" and not sub.is_global:
+        taken = {n.name for _, n in topology.nodes()}
+        new = f"KSTREAM-KEY-SELECT-{rng.randrange(10**10):010d}"
+        above = [n for n in nodes if isinstance(n, Source | Processor) and n.successors]
+        if above and new not in taken and not ambiguous(new, taken):
+            sub = _put_below(sub, rng.choice(above), new)
     subs[j] = sub
     topologies[i] = replace(topology, subtopologies=tuple(subs))
     return replace(description, topologies=tuple(topologies))
+
+
+def _put_below(sub: Subtopology, above: Source | Processor, new: str) -> Subtopology:
+    """``new`` between ``above`` and all of its successors."""
+    nodes: list[Node] = [Processor(new, frozenset(), above.successors, frozenset({above.name}))]
+    for n in sub.nodes:
+        if n is above:
+            n = replace(n, successors=frozenset({new}))
+        elif isinstance(n, Processor | Sink) and above.name in n.predecessors:
+            n = replace(n, predecessors=(n.predecessors - {above.name}) | {new})
+        nodes.append(n)
+    return replace(sub, nodes=frozenset(nodes))
 
 
 @st.composite

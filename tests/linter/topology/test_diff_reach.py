@@ -1,7 +1,8 @@
 """The key walks ``diff_reach.walked`` leaves out find nothing: the diff with them is the diff
 with every matched stateful node and sink walked. Over the corpus texts, each with an operator
 inserted below its first source (one that sets the key, one whose name says nothing), both ways:
-key changes are found there, and the ones left out must not matter."""
+key changes are found there, and the ones left out must not matter. The same over generated
+versions, whose edits include a key setter put below a node."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
+from hypothesis import given, settings
+
 from linter.topology.diff import TopologyDiff, diff
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import Description, Node, Processor, Sink, Source
 from linter.topology.parse import parse
 from tests.conftest import corpus_text
+from tests.hardening.strategies import versions
 
 
 def _inserted(desc: Description, new: str) -> Description | None:
@@ -66,3 +70,13 @@ def test_the_walks_left_out_change_nothing(topology_corpus: Path) -> None:
                 assert found == every, path
                 changes += len(every.key_changes)
     assert changes > 0  # the walks left out could have found some
+
+
+@settings(max_examples=300, deadline=None)
+@given(versions())
+def test_the_walks_left_out_change_nothing_in_generated_versions(
+    pair: tuple[Description, Description],
+) -> None:
+    for before, after in (pair, pair[::-1]):
+        found, every = _both(before, after)
+        assert found == every
