@@ -21,15 +21,13 @@ import.
 """
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from linter.topology import naming
 from linter.topology.diff_changes import (
-    moved_names,
     same_ends,
     store_changes,
     sub_changes,
@@ -37,7 +35,6 @@ from linter.topology.diff_changes import (
 )
 from linter.topology.diff_flow import StoreReplacement, replacements
 from linter.topology.diff_index import (
-    EMPTY,
     Change,
     How,
     Key,
@@ -58,7 +55,7 @@ from linter.topology.diff_match import (
     node_changes,
 )
 from linter.topology.diff_reach import walked
-from linter.topology.diff_side import KeyedSets, Neighbours, Side, index, topology_names
+from linter.topology.diff_side import Side, groups, index
 from linter.topology.model import Description, Sink
 from linter.topology.twins import twin
 
@@ -178,78 +175,126 @@ def _diff_of(
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
+    groups_b, groups_a = groups(before), groups(after)
+    names = sorted(groups_b.keys() | groups_a.keys())  # most diffs: [""]
     if before == after:
         # The same topology reprinted (an upgrade that does not touch it). Positions are not part of
         # equality, so ``after`` keeps its own lines unless it is the very same text. Indexed
-        # without neighbour keys: ``_unchanged`` needs none.
-        neighbours: Neighbours = {}
-        b = index(before, topology_names(before), neighbours=neighbours)
-        if _regular_names(b, neighbours):
-            a = (
-                b
-                if before.topologies is after.topologies
-                else index(after, topology_names(after), neighbours={})
-            )
-            return _unchanged(before, after, b, a)
-    keyed: KeyedSets = {}
-    b = index(before, topology_names(before), keyed)
-    a = index(after, topology_names(after), keyed)
-    fwd, how = match_nodes(b, a)
-    return _assemble(before, after, b, a, fwd, how)
+        # without the generated nodes' sequences: ``_unchanged`` aligns none.
+        sides = [index(groups_b[t], t, sequence=False) for t in names]
+        if all(_regular(side) for side in sides):
+            if before.topologies is not after.topologies:
+                others = [index(groups_a[t], t, sequence=False) for t in names]
+            else:
+                others = sides
+            parts = [_unchanged(b, a) for b, a in zip(sides, others, strict=True)]
+            return _joined(before, after, parts, walks=False)
+    parts = []
+    for t in names:  # named topologies are paired by name, and matched each on its own
+        b, a = index(groups_b.get(t, []), t), index(groups_a.get(t, []), t)
+        fwd, how = match_nodes(b, a)
+        parts.append(_assemble(b, a, fwd, how))
+    return _joined(before, after, parts, walks=True)
+
+
+@dataclass(slots=True)
+class _Part:
+    """One topology's share of a diff (named topologies are matched each on its own)."""
+
+    b: Side
+    a: Side
+    fwd: dict[str, str]  # the node matching, sorted by before name
+    subtopologies: Matching[SubtopologyInfo]
+    nodes: Matching[NodeInfo]
+    stores: Matching[StoreInfo]
+    topics: Matching[TopicInfo]
+
+
+def _joined(
+    before: Description, after: Description, parts: list[_Part], *, walks: bool
+) -> TopologyDiff:
+    """The diff of ``parts`` (in topology name order), keyed by (topology, name); with
+    ``walks``, where record keys are set as well (``key_changes``, ``replacements``)."""
+    if len(parts) == 1:  # most diffs
+        (part,) = parts
+        subtopologies, nodes, stores, topics = (
+            part.subtopologies, part.nodes, part.stores, part.topics,
+        )
+    else:
+        subtopologies = _chained([p.subtopologies for p in parts])
+        nodes = _chained([p.nodes for p in parts])
+        stores = _chained([p.stores for p in parts])
+        topics = _chained([p.topics for p in parts])
+    node_map: dict[Key, Key] = {}
+    for part in parts:
+        t = part.b.topology
+        for kb, ka in part.fwd.items():
+            node_map[(t, kb)] = (t, ka)
+    changes: list[KeyChange] = []
+    replaced: list[StoreReplacement] = []
+    if walks:
+        if not _same_walks(nodes):
+            by_store: list[KeyChange] = []
+            for p in parts:
+                found, of_stores = key_changes(
+                    p.b, p.a, p.fwd, [(s.before, s.after) for s in p.stores.pairs],
+                    walked(p.b, p.a, p.fwd, p.nodes.pairs),
+                )
+                changes += found
+                by_store += of_stores
+            changes += by_store  # the stores' writers after the walks, as one pass had them
+        for p in parts:
+            replaced += replacements(p.b, p.a, p.stores.removed, p.stores.added)
+    return _diff_of(
+        before=before,
+        after=after,
+        subtopologies=subtopologies,
+        nodes=nodes,
+        stores=stores,
+        topics=topics,
+        key_changes=tuple(changes),
+        node_map=node_map,
+        replaced=tuple(replaced),
+    )
+
+
+def _chained(matchings: list[Matching[T]]) -> Matching[T]:
+    """The matchings of several topologies as one (each sorted, in topology name order)."""
+    return _matching_of(
+        tuple(p for m in matchings for p in m.pairs),
+        tuple(x for m in matchings for x in m.added),
+        tuple(x for m in matchings for x in m.removed),
+    )
 
 
 def _regular(side: Side) -> bool:
     """Every ``-->``/``<--`` names a node of its topology and every sub-topology has a node (as
     in any text describe() prints; a model built by hand may break either)."""
-    subs_with_nodes = {(key[0], info.subtopology) for key, info in side.nodes.items()}
+    subs_with_nodes = {info.subtopology for info in side.nodes.values()}
     neighbours = set().union(*side.succ.values(), *side.pred.values())
     return len(subs_with_nodes) == len(side.subs) and side.nodes.keys() >= neighbours
 
 
-def _regular_names(side: Side, neighbours: Neighbours) -> bool:
-    """``_regular`` of a side indexed without neighbour keys, from the neighbour name sets
-    ``index`` collected instead."""
-    subs_with_nodes = {(key[0], info.subtopology) for key, info in side.nodes.items()}
-    if len(subs_with_nodes) != len(side.subs):
-        return False
-    names: dict[str, set[str]] = {}
-    for t, name in side.nodes:
-        names.setdefault(t, set()).add(name)
-    return all(s <= names.get(t, EMPTY) for t, sets in neighbours.items() for s in sets)
-
-
-def _unchanged(before: Description, after: Description, b: Side, a: Side) -> TopologyDiff:
+def _unchanged(b: Side, a: Side) -> _Part:
     """What ``_assemble`` makes of two equal, regular sides, without the work: every item paired
     with itself (nodes as ``match_identical`` says, the rest by name, sub-topologies by content)
     and nothing changed; an arrow to no node or a sub-topology without nodes would show as a
     change there, hence ``_regular``."""
     fwd, how = match_identical(b)
-    node_keys = _sorted_keys(b.nodes, b)
-    return _diff_of(
-        before=before,
-        after=after,
-        subtopologies=_same(b.subs, a.subs, _sorted_keys(b.subs, b), "content"),
-        nodes=_same(b.nodes, a.nodes, node_keys, how),
-        stores=_same(b.stores, a.stores, _sorted_keys(b.stores, b), "name"),
-        topics=_same(b.topics, a.topics, _sorted_keys(b.topics, b), "name"),
-        key_changes=(),
-        node_map={k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
-        replaced=(),
+    node_keys = sorted(b.nodes)
+    return _Part(
+        b,
+        a,
+        {k: fwd[k] for k in node_keys},  # fwd's keys are the nodes'
+        _same(b.subs, a.subs, sorted(b.subs), "content"),
+        _same(b.nodes, a.nodes, node_keys, how),
+        _same(b.stores, a.stores, sorted(b.stores), "name"),
+        _same(b.topics, a.topics, sorted(b.topics), "name"),
     )
 
 
-_NAME = operator.itemgetter(1)
-
-
-def _sorted_keys(keys: Iterable[Key], side: Side) -> list[Key]:
-    """``sorted(keys)``, keys of ``side``. When the side has one topology (most do), every
-    key has the same first item: sorted by name alone, the order is the same, with a string
-    compare each rather than a tuple's."""
-    return sorted(keys, key=_NAME) if len(side.sequences) == 1 else sorted(keys)
-
-
 def _same(
-    before: Mapping[Key, T], after: Mapping[Key, T], keys: list[Key], how: How | Mapping[Key, How]
+    before: Mapping[str, T], after: Mapping[str, T], keys: list[str], how: How | Mapping[str, How]
 ) -> Matching[T]:
     """Each item of ``before`` (under ``keys``, sorted) paired unchanged with the one of
     ``after`` under its key, matched as ``how`` says (for all, or per key)."""
@@ -266,18 +311,11 @@ def _same(
     return _matching_of(tuple(pairs))
 
 
-def _assemble(
-    before: Description,
-    after: Description,
-    b: Side,
-    a: Side,
-    fwd: dict[Key, Key],
-    how: Mapping[Key, How],
-) -> TopologyDiff:
-    """The matching of stores, sub-topologies and topics, what changed in every pair, and where
-    record keys are set, once the nodes are matched."""
+def _assemble(b: Side, a: Side, fwd: dict[str, str], how: Mapping[str, How]) -> _Part:
+    """The matching of stores, sub-topologies and topics, and what changed in every pair, once
+    the nodes are matched."""
     # sorted once (it is the result's ``node_map``): the loops below that sort it find it so
-    fwd = {kb: fwd[kb] for kb in _sorted_keys(fwd, b)}
+    fwd = {kb: fwd[kb] for kb in sorted(fwd)}
     store_match = match_stores(b, a, fwd)
     sub_map = match_subtopologies(b, a, fwd, store_match)
     topic_match = match_topics(b, a, fwd)
@@ -285,47 +323,30 @@ def _assemble(
 
     fixed = {kb for kb, ka in fwd.items() if kb == ka}  # most nodes
     nodes = _node_matching(b, a, fwd, how, store_map, sub_map, fixed)
-    moved = moved_names(b.nodes.keys() - fixed, fwd)  # the rest, without a look at each node
-    stores = _matching(b, b.stores, a.stores, store_match, store_changes, fwd, moved)
+    moved = b.nodes.keys() - fixed  # the rest: none is mapped to itself
+    stores = _matching(b.stores, a.stores, store_match, store_changes, fwd, moved)
     subtopologies = _matching(
-        b, b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
+        b.subs, a.subs, {kb: (ka, "content") for kb, ka in sub_map.items()},
         sub_changes, fwd, store_map, moved,
     )
-    topics = _matching(b, b.topics, a.topics, topic_match, topic_changes, fwd, moved)
-    return _diff_of(
-        before=before,
-        after=after,
-        subtopologies=subtopologies,
-        nodes=nodes,
-        stores=stores,
-        topics=topics,
-        key_changes=()
-        if _same_walks(nodes)
-        else tuple(
-            key_changes(
-                b, a, fwd, [(p.before, p.after) for p in stores.pairs],
-                walked(b, a, fwd, nodes.pairs),
-            )
-        ),
-        node_map=fwd,
-        replaced=replacements(b, a, stores.removed, stores.added),
-    )
+    topics = _matching(b.topics, a.topics, topic_match, topic_changes, fwd, moved)
+    return _Part(b, a, fwd, subtopologies, nodes, stores, topics)
 
 
 def _node_matching(
     b: Side,
     a: Side,
-    fwd: Mapping[Key, Key],
-    how: Mapping[Key, How],
-    store_map: Mapping[Key, Key],
-    sub_map: Mapping[Key, Key],
-    fixed: AbstractSet[Key],
+    fwd: Mapping[str, str],
+    how: Mapping[str, How],
+    store_map: Mapping[str, str],
+    sub_map: Mapping[str, str],
+    fixed: AbstractSet[str],
 ) -> Matching[NodeInfo]:
     """``_matching`` of the nodes (``node_changes`` for each pair) in one loop, without the
     generic one's intermediate mapping and callback: it runs for every node of every diff.
-    ``fixed``: the before keys ``fwd`` maps to themselves."""
-    # (topology, id) of the sub-topologies matched to the one of the same number
-    kept_subs = {(kb[0], b.subs[kb].id) for kb, ka in sub_map.items() if kb == ka}
+    ``fixed``: the before names ``fwd`` maps to themselves."""
+    # the ids of the sub-topologies matched to the one of the same number
+    kept_subs = {b.subs[kb].id for kb, ka in sub_map.items() if kb == ka}
     before, after, succ, pred, a_succ, a_pred = b.nodes, a.nodes, b.succ, b.pred, a.succ, a.pred
     pairs: list[Pair[NodeInfo]] = []
     made = _PAIR
@@ -336,10 +357,10 @@ def _node_matching(
         if (
             kb == ka
             and ib.subtopology == ia.subtopology
-            and (kb[0], ib.subtopology) in kept_subs
-            # the same neighbour names: the sides key equal sets as one set (``index``)
-            and sb is a_succ[ka]
-            and pb is a_pred[ka]
+            and ib.subtopology in kept_subs
+            # the same neighbour names
+            and sb == a_succ[ka]
+            and pb == a_pred[ka]
             and sb <= fixed
             and pb <= fixed
             and same_ends(node, other)
@@ -389,20 +410,19 @@ def _same_walks(nodes: Matching[NodeInfo]) -> bool:
 
 
 def _matching(
-    side: Side,
-    before: Mapping[Key, T],
-    after: Mapping[Key, T],
-    matched: Mapping[Key, tuple[Key, How]],
+    before: Mapping[str, T],
+    after: Mapping[str, T],
+    matched: Mapping[str, tuple[str, How]],
     changes: Callable[..., frozenset[Change]],
     *args: object,
 ) -> Matching[T]:
     """Pairs (in before-key order, each with how it was matched and what changed: ``changes(
     before, after, *args)``), then what is only in ``after`` (added) and only in ``before``
-    (removed), each sorted by key. ``before``: items of ``side``."""
+    (removed), each sorted by key."""
     paired_after = {ka for ka, _ in matched.values()}
     made = _PAIR
     pairs: list[Pair[T]] = []
-    for kb in _sorted_keys(matched, side):
+    for kb in sorted(matched):
         ka, how = matched[kb]
         ib, ia = before[kb], after[ka]
         pair = made()  # Pair(ib, ia, how, changes(ib, ia))

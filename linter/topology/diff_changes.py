@@ -4,18 +4,11 @@ they were. Each runs for every pair of every diff."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import TypeAlias
 
-from linter.topology.diff_index import (
-    EMPTY,
-    Change,
-    Key,
-    StoreInfo,
-    SubtopologyInfo,
-    TopicInfo,
-)
+from linter.topology.diff_index import Change, StoreInfo, SubtopologyInfo, TopicInfo
 from linter.topology.diff_match import NO_CHANGE
 from linter.topology.model import Node, Processor, Sink, Source
 
@@ -32,43 +25,26 @@ def same_ends(node: Node, other: Node) -> bool:
     return type(other) is Sink and node.topic == other.topic and node.extractor == other.extractor
 
 
-# The names of a side's nodes that the node matching does not map to themselves, per topology
-# (``moved``): a set of node names none of which is there is its own image.
-Moved: TypeAlias = Mapping[str, AbstractSet[str]]
+# The names of a side's nodes that the node matching does not map to themselves (``moved``): a
+# set of node names none of which is there is its own image.
+Moved: TypeAlias = AbstractSet[str]
 
 
-def moved_names(names: Iterable[Key], fwd: Mapping[Key, Key]) -> dict[str, set[str]]:
-    """``Moved`` of the before side's nodes ``names``, given the node matching ``fwd``."""
-    out: dict[str, set[str]] = {}
-    for key in names:
-        if fwd.get(key) != key:
-            listed = out.get(key[0])
-            if listed is None:
-                out[key[0]] = {key[1]}
-            else:
-                listed.add(key[1])
-    return out
-
-
-def _kept(names_b: frozenset[str], names_a: frozenset[str], t_b: str, t_a: str,
-          moved: Moved) -> bool:
-    """The nodes ``names_b`` of topology ``t_b`` are mapped onto ``names_a`` of ``t_a``
-    because they are the same names, each mapped to itself (what the image sets would show)."""
-    return t_b == t_a and names_b == names_a and moved.get(t_b, EMPTY).isdisjoint(names_b)
+def _kept(names_b: frozenset[str], names_a: frozenset[str], moved: Moved) -> bool:
+    """The nodes ``names_b`` are mapped onto ``names_a`` because they are the same names, each
+    mapped to itself (what the image sets would show)."""
+    return names_b == names_a and moved.isdisjoint(names_b)
 
 
 def store_changes(
-    sb: StoreInfo, sa: StoreInfo, fwd: Mapping[Key, Key], moved: Moved
+    sb: StoreInfo, sa: StoreInfo, fwd: Mapping[str, str], moved: Moved
 ) -> frozenset[Change]:
     ch: set[Change] = set()
     if sb.name != sa.name:
         ch.add(Change.RENAMED)
     if sb.subtopology != sa.subtopology:
         ch.add(Change.SUBTOPOLOGY)
-    t_b, t_a = sb.topology or "", sa.topology or ""
-    if not _kept(sb.owners, sa.owners, t_b, t_a, moved) and {
-        fwd.get((t_b, o)) for o in sb.owners
-    } != {(t_a, o) for o in sa.owners}:
+    if not _kept(sb.owners, sa.owners, moved) and {fwd.get(o) for o in sb.owners} != sa.owners:
         ch.add(Change.OWNERS)
     if sb.is_global != sa.is_global:
         ch.add(Change.GLOBAL)
@@ -78,21 +54,16 @@ def store_changes(
 def sub_changes(
     sb: SubtopologyInfo,
     sa: SubtopologyInfo,
-    fwd: Mapping[Key, Key],
-    store_map: Mapping[Key, Key],
+    fwd: Mapping[str, str],
+    store_map: Mapping[str, str],
     moved: Moved,
 ) -> frozenset[Change]:
     ch: set[Change] = set()
     if sb.id != sa.id:
         ch.add(Change.RENUMBERED)
-    t_b, t_a = sb.topology or "", sa.topology or ""
-    if not _kept(sb.nodes, sa.nodes, t_b, t_a, moved) and {
-        fwd.get((t_b, n)) for n in sb.nodes
-    } != {(t_a, n) for n in sa.nodes}:
+    if not _kept(sb.nodes, sa.nodes, moved) and {fwd.get(n) for n in sb.nodes} != sa.nodes:
         ch.add(Change.NODES)
-    if (sb.stores or sa.stores) and {store_map.get((t_b, s)) for s in sb.stores} != {
-        (t_a, s) for s in sa.stores
-    }:
+    if (sb.stores or sa.stores) and {store_map.get(s) for s in sb.stores} != sa.stores:
         ch.add(Change.STORES)
     if sb.source_topics != sa.source_topics or sb.patterns != sa.patterns:
         ch.add(Change.SOURCES)
@@ -102,13 +73,12 @@ def sub_changes(
 
 
 def topic_changes(
-    tb: TopicInfo, ta: TopicInfo, fwd: Mapping[Key, Key], moved: Moved
+    tb: TopicInfo, ta: TopicInfo, fwd: Mapping[str, str], moved: Moved
 ) -> frozenset[Change]:
-    t_b, t_a = tb.topology or "", ta.topology or ""
     if (
         tb.name == ta.name
-        and _kept(tb.writers, ta.writers, t_b, t_a, moved)
-        and _kept(tb.readers, ta.readers, t_b, t_a, moved)
+        and _kept(tb.writers, ta.writers, moved)
+        and _kept(tb.readers, ta.readers, moved)
     ):
         # most topics: read and written by the same nodes, each kept under its name (what the
         # checks below find, without building the four sets)
@@ -116,8 +86,8 @@ def topic_changes(
     ch: set[Change] = set()
     if tb.name != ta.name:
         ch.add(Change.RENAMED)
-    if {fwd.get((t_b, n)) for n in tb.writers} != {(t_a, n) for n in ta.writers}:
+    if {fwd.get(n) for n in tb.writers} != ta.writers:
         ch.add(Change.WRITERS)
-    if {fwd.get((t_b, n)) for n in tb.readers} != {(t_a, n) for n in ta.readers}:
+    if {fwd.get(n) for n in tb.readers} != ta.readers:
         ch.add(Change.READERS)
     return frozenset(ch)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from linter.topology import naming
 from linter.topology.diff_index import Key, StoreInfo
-from linter.topology.diff_side import Side
+from linter.topology.diff_side import Side, keys_of
 from linter.topology.model import Sink, Source
 
 
@@ -27,12 +27,17 @@ class StoreReplacement:
     outputs: frozenset[str]
 
 
-def _readers_of(side: Side) -> dict[tuple[str, str], list[Key]]:
-    out: dict[tuple[str, str], list[Key]] = {}
-    for key, info in side.nodes.items():
+# The walks here go by (topology, name) keys, over the neighbour sets ``diff_side.keys_of``
+# makes: the order they meet nodes in is the order of those sets, and it orders the sets of
+# topics they collect.
+
+
+def _readers_of(side: Side) -> dict[str, list[Key]]:
+    out: dict[str, list[Key]] = {}
+    for name, info in side.nodes.items():
         if isinstance(info.node, Source):
             for t in info.node.topics:
-                out.setdefault((key[0], t), []).append(key)
+                out.setdefault(t, []).append((side.topology, name))
     return out
 
 
@@ -52,37 +57,35 @@ def _inputs(side: Side, starts: Iterable[Key]) -> frozenset[str]:
     stack = list(starts)
     while stack:
         key = stack.pop()
-        if key in seen or key not in side.nodes:
+        if key in seen or key[1] not in side.nodes:
             continue
         seen.add(key)
-        node = side.nodes[key].node
+        node = side.nodes[key[1]].node
         if isinstance(node, Source):
             out.update(_user_topics(node))
             for t in node.topics:
                 if naming.is_internal_topic(t):
-                    stack.extend(side.writers_of.get((key[0], t), ()))
-        stack.extend(side.pred.get(key, ()))
+                    stack.extend((key[0], w) for w in side.writers_of.get(t, ()))
+        stack.extend(keys_of(side.pred[key[1]], key[0]))
     return frozenset(out)
 
 
-def _outputs(
-    side: Side, starts: Iterable[Key], readers: dict[tuple[str, str], list[Key]]
-) -> frozenset[str]:
+def _outputs(side: Side, starts: Iterable[Key], readers: dict[str, list[Key]]) -> frozenset[str]:
     """User topics written downstream of ``starts``, through internal topics."""
     out: set[str] = set()
     seen: set[Key] = set()
     stack = list(starts)
     while stack:
         key = stack.pop()
-        if key in seen or key not in side.nodes:
+        if key in seen or key[1] not in side.nodes:
             continue
         seen.add(key)
-        node = side.nodes[key].node
+        node = side.nodes[key[1]].node
         if isinstance(node, Sink):
             out.update(_user_topics(node))
             if node.topic is not None and naming.is_internal_topic(node.topic):
-                stack.extend(readers.get((key[0], node.topic), ()))
-        stack.extend(side.succ.get(key, ()))
+                stack.extend(readers.get(node.topic, ()))
+        stack.extend(keys_of(side.succ[key[1]], key[0]))
     return frozenset(out)
 
 

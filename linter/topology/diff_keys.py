@@ -1,5 +1,9 @@
 """Where the key of the records reaching a stateful processor or a sink was last set, on both
-sides: a change there means state under old keys is unreachable (or consumers see new keys)."""
+sides: a change there means state under old keys is unreachable (or consumers see new keys).
+
+The walks here go by (topology, name) keys, over the neighbour sets ``diff_side.keys_of``
+makes: the order they meet nodes in is the order of those sets, and it orders the sets of
+names a ``KeyChange`` holds."""
 
 from __future__ import annotations
 
@@ -8,11 +12,12 @@ import operator
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TypeAlias
 
 from linter.topology import naming
-from linter.topology.diff_index import Key, StoreInfo
-from linter.topology.diff_side import Side
+from linter.topology.diff_index import EMPTY_KEYS, Key, StoreInfo
+from linter.topology.diff_side import Side, keys_of
 from linter.topology.model import Processor, Sink, Source
 
 
@@ -64,11 +69,17 @@ def _key_origins(side: Side, start: Key, roles: Roles) -> frozenset[Origin]:
     return frozenset(out)
 
 
+def _preds(side: Side, key: Key) -> frozenset[Key]:
+    """The keys of the predecessors of the node ``key`` (none for a name not of a node)."""
+    names = side.pred.get(key[1])
+    return EMPTY_KEYS if names is None else keys_of(names, side.topology)
+
+
 def _initial(side: Side, start: Key) -> list[State]:
-    if isinstance(side.nodes[start].node, Source):
+    if isinstance(side.nodes[start[1]].node, Source):
         return [(start, None, False, False)]
     states: list[State] = []  # a loop, not a comprehension: most nodes have one predecessor
-    for k in side.pred[start]:
+    for k in _preds(side, start):
         states.append((k, None, False, False))
     return states
 
@@ -120,7 +131,7 @@ def _step(
     operators of known roles that keep the key, the key is the one the source read.
     """
     key, pending, crossed, unsure = state
-    info = side.nodes.get(key)
+    info = side.nodes.get(key[1])
     if info is None:
         return _NO_ORIGINS, []
     node = info.node
@@ -132,8 +143,8 @@ def _step(
             return _NO_ORIGINS, [
                 (p, None, True, False)
                 for t in internal
-                for w in side.writers_of.get((key[0], t), ())
-                for p in side.pred.get(w, ())
+                for w in side.writers_of.get(t, ())
+                for p in _preds(side, (key[0], w))
             ]
         return frozenset({(key, True)}), []
     kind = kinds.get(key)
@@ -148,7 +159,7 @@ def _step(
             unsure = True
     # a loop, not a comprehension: most operators have one predecessor
     upstream: list[State] = []
-    for p in side.pred.get(key, ()):
+    for p in _preds(side, key):
         upstream.append((p, pending, crossed, unsure))
     return _NO_ORIGINS, upstream
 
@@ -217,7 +228,7 @@ def _read_from(side: Side, origins: frozenset[Key]) -> tuple[frozenset[Key], fro
     setters: set[Key] = set()
     topics: set[str] = set()
     for k in origins:
-        node = side.nodes[k].node
+        node = side.nodes[k[1]].node
         if isinstance(node, Source):
             topics |= node.topics
             if node.pattern is not None:
@@ -228,20 +239,23 @@ def _read_from(side: Side, origins: frozenset[Key]) -> tuple[frozenset[Key], fro
 
 
 def _same_origins(
-    b: Side, a: Side, ob: frozenset[Key], oa: frozenset[Key], fwd: Mapping[Key, Key]
+    b: Side, a: Side, ob: frozenset[Key], oa: frozenset[Key], fwd: Mapping[str, str]
 ) -> bool:
     """The key reaching a node comes from the same place on both sides: the same (matched)
     key-setting operators, and sources of the same topics. A source is the same origin when it
     reads the same topics, whatever the node matching made of it (a rewritten graph may rename
     or renumber every source), or when it is the matched source (its topic renamed)."""
-    if frozenset(fwd.get(k, ("", "?" + k[1])) for k in ob) == oa:
+    if frozenset(_image(k, fwd) for k in ob) == oa:
         return True
     setters_b, topics_b = _read_from(b, ob)
     setters_a, topics_a = _read_from(a, oa)
-    return (
-        frozenset(fwd.get(k, ("", "?" + k[1])) for k in setters_b) == setters_a
-        and topics_b == topics_a
-    )
+    return frozenset(_image(k, fwd) for k in setters_b) == setters_a and topics_b == topics_a
+
+
+def _image(key: Key, fwd: Mapping[str, str]) -> Key:
+    """The after key of the before node ``key``, or one no after key is (it is not matched)."""
+    name = fwd.get(key[1])
+    return ("", "?" + key[1]) if name is None else (key[0], name)
 
 
 def _unknown_upstream(side: Side, origins: frozenset[Origin], roles: Roles) -> set[str]:
@@ -252,41 +266,42 @@ def _unknown_upstream(side: Side, origins: frozenset[Origin], roles: Roles) -> s
     seen: set[Key] = set()
     while stack:
         key = stack.pop()
-        info = side.nodes.get(key)
+        info = side.nodes.get(key[1])
         if key in seen or info is None or isinstance(info.node, Source):
             continue
         seen.add(key)
         if _role(key, roles) is None:
             out.add(key[1])
-        stack.extend(side.pred.get(key, ()))
+        stack.extend(_preds(side, key))
     return out
 
 
 def key_changes(
     b: Side,
     a: Side,
-    fwd: Mapping[Key, Key],
+    fwd: Mapping[str, str],
     stores: Iterable[tuple[StoreInfo, StoreInfo]] = (),
-    starts: AbstractSet[Key] | None = None,
-) -> list[KeyChange]:
+    starts: AbstractSet[str] | None = None,
+) -> tuple[list[KeyChange], list[KeyChange]]:
     """Every matched stateful processor or output sink whose key comes from elsewhere now; and
     every kept store whose single writer was not matched (renamed along with the operators
-    around it), compared writer to writer, so that no kept store goes unchecked. Given
-    ``starts`` (``diff_reach.walked``), a matched node not among them is not walked: its key
-    comes from the same place on both sides."""
+    around it), compared writer to writer, so that no kept store goes unchecked (the second
+    list). Given ``starts`` (``diff_reach.walked``), a matched node not among them is not
+    walked: its key comes from the same place on both sides."""
     # a chosen name says nothing of the operator; its generated counterpart on the other side may
-    roles_a, roles_b = _Counterparts(fwd, inverse=True), _Counterparts(fwd, inverse=False)
+    t = b.topology
+    roles_a, roles_b = _Counterparts(fwd, t, inverse=True), _Counterparts(fwd, t, inverse=False)
     walk = _Walk(b, a, fwd, _Origins(b, roles_b), _Origins(a, roles_a))
     out: list[KeyChange] = []
     b_nodes, a_nodes, internal = b.nodes, a.nodes, naming.is_internal_topic
-    # the matched nodes in before-key order (the walked ones only, given ``starts``)
-    keys = sorted(fwd) if starts is None else sorted(k for k in starts if k in fwd)
-    for kb in keys:
-        ka = fwd[kb]
-        na = a_nodes[ka]
+    # the matched nodes in before-name order (the walked ones only, given ``starts``)
+    names = sorted(fwd) if starts is None else sorted(k for k in starts if k in fwd)
+    for name in names:
+        kb, ka = (t, name), (t, fwd[name])
+        na = a_nodes[ka[1]]
         node = na.node
         if isinstance(node, Processor):
-            if not node.stores or not b_nodes[kb].node.stores:
+            if not node.stores or not b_nodes[name].node.stores:
                 continue  # stateful: stores on both sides
         elif not isinstance(node, Sink) or internal(node.topic or ""):
             continue  # a source, or a sink to a repartition topic
@@ -295,22 +310,20 @@ def key_changes(
         change = walk.compare(kb, ka, node.stores)
         if change is not None:
             out.append(change)
+    by_store: list[KeyChange] = []
     for sb, sa in stores:
         if sb.is_global or sa.is_global or len(sb.owners) != 1 or len(sa.owners) != 1:
             continue  # a join lists both sides' stores: which side writes is not known here
-        kb, ka = (
-            (sb.topology or "", next(iter(sb.owners))),
-            (sa.topology or "", next(iter(sa.owners))),
-        )
-        if fwd.get(kb) == ka or kb not in b.nodes or ka not in a.nodes:
+        kb, ka = (t, next(iter(sb.owners))), (t, next(iter(sa.owners)))
+        if fwd.get(kb[1]) == ka[1] or kb[1] not in b.nodes or ka[1] not in a.nodes:
             continue  # compared above
         # a writer whose name does not say what it is (a Processor API processor, or a DSL one
         # named with Named.as) may key the store other than by the record key
         known = naming.role_of(kb[1]) is not None and naming.role_of(ka[1]) is not None
         change = walk.compare(kb, ka, frozenset({sa.name}), known_writers=known)
         if change is not None:
-            out.append(change)
-    return out
+            by_store.append(change)
+    return out, by_store
 
 
 _NODE = operator.itemgetter(0)  # an origin's node
@@ -318,27 +331,34 @@ _NODE = operator.itemgetter(0)  # an origin's node
 
 class _Counterparts(Mapping[Key, str]):
     """The name of each node's matched counterpart (a walk's ``roles``), read from the node
-    matching; the after side's inverse of it is made only when a walk asks (a chosen name)."""
+    matching of topology ``t``; the after side's inverse of it is made only when a walk asks
+    (a chosen name)."""
 
-    __slots__ = ("_fwd", "_pairs")
+    __slots__ = ("_fwd", "_pairs", "_t")
 
-    def __init__(self, fwd: Mapping[Key, Key], *, inverse: bool) -> None:
+    def __init__(self, fwd: Mapping[str, str], t: str, *, inverse: bool) -> None:
         self._fwd = fwd
-        self._pairs: Mapping[Key, Key] | None = None if inverse else fwd
+        self._t = t
+        self._pairs: Mapping[str, str] | None = None if inverse else fwd
 
-    def _map(self) -> Mapping[Key, Key]:
+    def _map(self) -> Mapping[str, str]:
         if self._pairs is None:
             self._pairs = {ka: kb for kb, ka in self._fwd.items()}
         return self._pairs
 
     def __getitem__(self, key: Key) -> str:
-        return self._map()[key][1]
+        if key[0] != self._t:
+            raise KeyError(key)
+        return self._map()[key[1]]
 
     def __contains__(self, key: object) -> bool:
-        return key in self._map()
+        return (
+            isinstance(key, tuple) and len(key) == 2 and key[0] == self._t
+            and key[1] in self._map()
+        )
 
     def __iter__(self) -> Iterator[Key]:
-        return iter(self._map())
+        return zip(repeat(self._t), self._map())
 
     def __len__(self) -> int:
         return len(self._map())
@@ -348,7 +368,7 @@ class _Counterparts(Mapping[Key, str]):
 class _Walk:
     b: Side
     a: Side
-    fwd: Mapping[Key, Key]
+    fwd: Mapping[str, str]
     origins_b: _Origins
     origins_a: _Origins
 
@@ -362,7 +382,7 @@ class _Walk:
         keys_a = frozenset(map(_NODE, oa))
         if _same_origins(self.b, self.a, keys_b, keys_a, self.fwd):
             return None
-        na = self.a.nodes[ka]
+        na = self.a.nodes[ka[1]]
         unknown = _unknown_upstream(self.b, ob, self.origins_b.roles) | _unknown_upstream(
             self.a, oa, self.origins_a.roles
         )

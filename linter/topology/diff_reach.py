@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from linter.topology import naming
-from linter.topology.diff_index import Change, Key, NodeInfo
+from linter.topology.diff_index import Change, NodeInfo
 from linter.topology.diff_keys import _KEY_SETTER, _kind_of
 from linter.topology.diff_match import NO_CHANGE
 from linter.topology.diff_side import Side
@@ -40,14 +40,14 @@ class NodePair(Protocol):
     def changes(self) -> frozenset[Change]: ...
 
 
-def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) -> set[Key]:
-    """The before-keys whose key walk may find other origins than their counterpart's (a
+def walked(b: Side, a: Side, fwd: Mapping[str, str], pairs: Iterable[NodePair]) -> set[str]:
+    """The before-names whose key walk may find other origins than their counterpart's (a
     superset: a start not among them finds the same, and ``key_changes`` need not walk it).
-    ``pairs``: the node matching's pairs, one for each key of ``fwd``."""
+    ``pairs``: the node matching's pairs, one for each name of ``fwd``."""
     # the nodes whose counterpart a walk could tell apart from them (see the module's doc)
-    apart: set[Key] = set()
+    apart: set[str] = set()
     # before-side walk edges reversed: a writer of an internal topic -> the sources following it
-    followers: defaultdict[Key, list[Key]] = defaultdict(list)
+    followers: defaultdict[str, list[str]] = defaultdict(list)
     for pair in pairs:
         ib, changes = pair.before, pair.changes
         nb = ib.node
@@ -56,27 +56,27 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
                 continue
             na = pair.after.node
             if _PREDECESSORS in changes or type(na) is not type(nb):
-                apart.add((ib.topology or "", nb.name))
+                apart.add(nb.name)
             elif nb.name != na.name:
                 kind_b, kind_a = _kind_of(nb.name), _kind_of(na.name)
                 # a walk takes a name that says nothing from the counterpart (``_kind``)
                 if kind_b is not None and kind_a is not None and kind_b != kind_a:
-                    apart.add((ib.topology or "", nb.name))
+                    apart.add(nb.name)
             continue
         ia = pair.after
         na = ia.node
         topics_b = () if ib.is_global else _internal(nb.topics)
         if type(na) is not Source:
-            apart.add((ib.topology or "", nb.name))
+            apart.add(nb.name)
             continue
         topics_a = () if ia.is_global else _internal(na.topics)
         if not topics_b or not topics_a:
             if topics_b or topics_a:  # one side follows internal topics, one not
-                apart.add((ib.topology or "", nb.name))
+                apart.add(nb.name)
             continue  # most sources: an origin on both sides
-        kb = (ib.topology or "", nb.name)
-        writers_b = _writers(b, kb[0], topics_b)
-        if {fwd.get(w) for w in writers_b} != _writers(a, ia.topology or "", topics_a):
+        kb = nb.name
+        writers_b = _writers(b, topics_b)
+        if {fwd.get(w) for w in writers_b} != _writers(a, topics_a):
             apart.add(kb)
         for w in writers_b:
             followers[w].append(kb)
@@ -84,7 +84,7 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
         return apart
     # predecessor edges reversed, over the before side (not ``succ``: a model built by hand
     # may list arrows that disagree)
-    below: defaultdict[Key, list[Key]] = defaultdict(list)
+    below: defaultdict[str, list[str]] = defaultdict(list)
     for key, preds in b.pred.items():
         for p in preds:
             below[p].append(key)
@@ -99,9 +99,9 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
             walk.add(nxt)
             if nxt in tainted:
                 continue
-            kind = _kind_of(nxt[1])
+            kind = _kind_of(nxt)
             if kind is None and nxt in fwd:
-                kind = _kind_of(fwd[nxt][1])
+                kind = _kind_of(fwd[nxt])
             # only a processor stops a walk: a sink that writes a followed topic is not met
             # itself (its predecessors are)
             if kind == _KEY_SETTER and type(b.nodes[nxt].node) is Processor:
@@ -111,12 +111,12 @@ def walked(b: Side, a: Side, fwd: Mapping[Key, Key], pairs: Iterable[NodePair]) 
     return walk
 
 
-def _writers(side: Side, t: str, topics: tuple[str, ...]) -> set[Key]:
-    """The writers of internal ``topics`` of topology ``t``: a source's walk goes on from
-    their predecessors (``_step``)."""
-    writers: set[Key] = set()
+def _writers(side: Side, topics: tuple[str, ...]) -> set[str]:
+    """The writers of internal ``topics``: a source's walk goes on from their predecessors
+    (``_step``)."""
+    writers: set[str] = set()
     for topic in topics:
-        writers.update(side.writers_of.get((t, topic), ()))
+        writers.update(side.writers_of.get(topic, ()))
     return writers
 
 

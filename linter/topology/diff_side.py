@@ -6,7 +6,6 @@ every diff."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TypeAlias
@@ -16,7 +15,6 @@ from linter.topology.diff_index import (
     _NODE_INFO,
     _TOPIC_INFO,
     EMPTY,
-    EMPTY_KEYS,
     Key,
     NodeInfo,
     StoreInfo,
@@ -27,81 +25,75 @@ from linter.topology.diff_index import (
     _sub_info,
     _topic_info_of,
 )
-from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology
+from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology, Topology
 
 
 @dataclass(slots=True)
 class Side:
-    nodes: dict[Key, NodeInfo]
-    succ: dict[Key, frozenset[Key]]
-    pred: dict[Key, frozenset[Key]]
-    stores: dict[Key, StoreInfo]
-    subs: dict[Key, SubtopologyInfo]
-    topics: dict[Key, TopicInfo]
-    writers_of: dict[tuple[str, str], list[Key]]  # (topology, topic) -> sink keys
+    """One topology of a side (all the topologies of that name: named topologies are paired by
+    name, and nothing is ever matched across two of them), its items keyed by name alone: a
+    node, store or sub-topology (``str(id)``) by its name, a topic by ``role:name``."""
+
+    topology: str  # its name, or "" for the unnamed one
+    nodes: dict[str, NodeInfo]
+    succ: dict[str, frozenset[str]]  # the model's own sets
+    pred: dict[str, frozenset[str]]
+    stores: dict[str, StoreInfo]
+    subs: dict[str, SubtopologyInfo]
+    topics: dict[str, TopicInfo]
+    writers_of: dict[str, list[str]]  # topic -> sink names
     # the nodes whose names were chosen (not generated), in the order of ``nodes``
-    chosen: list[Key]
-    # per topology, its generated nodes as the node matching aligns them (``SeqItem``), in the
-    # order of ``nodes``; left empty on ``index``'s lean side
-    sequences: dict[str, list[SeqItem]]
+    chosen: list[str]
+    # its generated nodes as the node matching aligns them (``SeqItem``), in the order of
+    # ``nodes``; left empty by ``index(..., sequence=False)``
+    sequence: list[SeqItem]
+
+    def key(self, name: str) -> Key:
+        """The diff's key of the item ``name`` (``TopologyDiff.node_map``'s)."""
+        return (self.topology, name)
 
 
 # What the alignment of generated names compares: (kind, canonical role, rest, endpoint)
 SeqKey: TypeAlias = tuple[str, str, str, str]
-# A generated node as its sequence sorts it: (index, rest, its ``SeqKey``, its key)
-SeqItem: TypeAlias = tuple[int, str, SeqKey, Key]
+# A generated node as its sequence sorts it: (index, rest, its ``SeqKey``, its name)
+SeqItem: TypeAlias = tuple[int, str, SeqKey, str]
 
 
-# neighbour name sets as key sets, per topology name: made once (``_index_subtopology``), shared
-# by the two sides of a diff
-KeyedSets: TypeAlias = dict[str, dict[frozenset[str], frozenset[Key]]]
-# the neighbour name sets met, per topology name (``index``'s lean side)
-Neighbours: TypeAlias = dict[str, set[frozenset[str]]]
-
-
-def index(
-    desc: Description,
-    names: Mapping[int, str | None],
-    keyed_sets: KeyedSets | None = None,
-    *,
-    neighbours: Neighbours | None = None,
-) -> Side:
-    """``desc`` indexed. The two versions of a diff mostly have the same neighbour sets: given
-    the same ``keyed_sets``, the second side reuses the keys the first one made.
-
-    Given ``neighbours``, the side is made without ``succ`` and ``pred`` (left empty): the
-    neighbour name sets of each topology are collected there instead, for a diff of a topology
-    against itself, which only asks whether they name nodes (``diff._regular_names``)."""
-    keyed_sets = {} if keyed_sets is None else keyed_sets
-    nodes: dict[Key, NodeInfo] = {}
-    succ: dict[Key, frozenset[Key]] = {}
-    pred: dict[Key, frozenset[Key]] = {}
-    owners: dict[Key, list[NodeInfo]] = {}
-    subs: dict[Key, SubtopologyInfo] = {}
-    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]] = {}
-    writers_of: dict[tuple[str, str], list[Key]] = {}
-    chosen: list[Key] = []
-    sequences: dict[str, list[SeqItem]] = {}
-    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, chosen)
-    for ti, topology in enumerate(desc.topologies):
-        tname = names[ti]
-        t = tname or ""
-        # The parser shares one set between a node's successors and the next node's
-        # predecessors (and between nodes with the same neighbours): key each set once.
-        if neighbours is None:
-            keyed: dict[frozenset[str], frozenset[Key]] | None = keyed_sets.setdefault(
-                t, {EMPTY: EMPTY_KEYS}
-            )
-            sets = None
+def groups(desc: Description) -> dict[str, list[Topology]]:
+    """The topologies of ``desc`` by name (the unnamed one under ""), each a ``Side`` of the
+    diff (describe() prints one unnamed topology; several named ones come concatenated)."""
+    out: dict[str, list[Topology]] = {}
+    for topology in desc.topologies:
+        t = topology.name or ""
+        listed = out.get(t)
+        if listed is None:
+            out[t] = [topology]
         else:
-            keyed, sets = None, neighbours.setdefault(t, set())
-        seq = sequences.setdefault(t, [])
+            listed.append(topology)
+    return out
+
+
+def index(topologies: list[Topology], t: str, *, sequence: bool = True) -> Side:
+    """``topologies`` (all named ``t``) indexed. Without ``sequence``, the generated nodes are
+    not collected (a diff of a topology against itself aligns none)."""
+    nodes: dict[str, NodeInfo] = {}
+    succ: dict[str, frozenset[str]] = {}
+    pred: dict[str, frozenset[str]] = {}
+    owners: dict[str, list[NodeInfo]] = {}
+    subs: dict[str, SubtopologyInfo] = {}
+    topic_nodes: dict[tuple[TopicRole, str], list[NodeInfo]] = {}
+    writers_of: dict[str, list[str]] = {}
+    chosen: list[str] = []
+    seq: list[SeqItem] = []
+    tables = _Tables(nodes, succ, pred, owners, topic_nodes, writers_of, chosen)
+    for topology in topologies:
+        tname = topology.name
         for sub in topology.subtopologies:
-            subs[(t, str(sub.id))] = _index_subtopology(sub, t, tname, tables, keyed, seq, sets)
-    stores: dict[Key, StoreInfo] = {}
-    for (t, store), infos in owners.items():
+            subs[str(sub.id)] = _index_subtopology(sub, tname, tables, seq, sequence)
+    stores: dict[str, StoreInfo] = {}
+    for store, infos in owners.items():
         first = infos[0] if len(infos) == 1 else _first(infos)
-        stores[(t, store)] = _store_info(
+        stores[store] = _store_info(
             first.topology,
             store,
             first.subtopology,
@@ -111,11 +103,11 @@ def index(
             ),
             first.node.position.line or None,  # its ``line``
         )
-    topics: dict[Key, TopicInfo] = {}
+    topics: dict[str, TopicInfo] = {}
     made, topic_info = _TOPIC_INFO, TopicInfo
-    for (t, role, topic), infos in topic_nodes.items():
+    for (role, topic), infos in topic_nodes.items():
         if len(infos) > 1:
-            topics[(t, f"{role}:{topic}")] = _topic_info(role, topic, infos)  # its ``key``
+            topics[f"{role}:{topic}"] = _topic_info(role, topic, infos)  # its ``key``
             continue
         # the usual topic, one node reads or writes it: its TopicInfo made inline, through
         # the twin (a call or two per topic otherwise)
@@ -133,58 +125,40 @@ def index(
         info.subtopologies = frozenset([first.subtopology])
         info.line = node.position.line or None
         info.__class__ = topic_info
-        topics[(t, f"{role}:{topic}")] = info
-    return Side(nodes, succ, pred, stores, subs, topics, writers_of, chosen, sequences)
+        topics[f"{role}:{topic}"] = info
+    return Side(t, nodes, succ, pred, stores, subs, topics, writers_of, chosen, seq)
 
 
 @dataclass(slots=True)
 class _Tables:
     """The side's tables that ``_index_subtopology`` fills, node by node."""
 
-    nodes: dict[Key, NodeInfo]
-    succ: dict[Key, frozenset[Key]]
-    pred: dict[Key, frozenset[Key]]
-    owners: dict[Key, list[NodeInfo]]
-    topic_nodes: dict[tuple[str, TopicRole, str], list[NodeInfo]]
-    writers_of: dict[tuple[str, str], list[Key]]
-    chosen: list[Key]
-
-
-def _ignored(names: frozenset[str]) -> None:
-    """Where ``_index_subtopology`` puts neighbour sets when it does not collect them."""
-
-
-def _keyed(
-    names: frozenset[str], t: str, keyed: dict[frozenset[str], frozenset[Key]]
-) -> frozenset[Key]:
-    """``names`` as keys of topology ``t``, made once per set (``keyed``)."""
-    found = keyed[names] = _keys_of(names, t)
-    return found
+    nodes: dict[str, NodeInfo]
+    succ: dict[str, frozenset[str]]
+    pred: dict[str, frozenset[str]]
+    owners: dict[str, list[NodeInfo]]
+    topic_nodes: dict[tuple[TopicRole, str], list[NodeInfo]]
+    writers_of: dict[str, list[str]]
+    chosen: list[str]
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _keys_of(names: frozenset[str], t: str) -> frozenset[Key]:
-    """(t, n) for n in names, made in C. Cached: the same neighbour sets recur from app to
-    app (a fleet's topologies share their shapes), and a hit costs a third of the making."""
+def keys_of(names: frozenset[str], t: str) -> frozenset[Key]:
+    """(t, n) for n in names, made in C. The key walks (``diff_keys``, ``diff_flow``) walk
+    these: the order they meet a node's neighbours in is the order of this set. Cached: the
+    same neighbour sets recur from app to app."""
     return frozenset(zip(repeat(t), names))
 
 
 def _index_subtopology(
-    sub: Subtopology,
-    t: str,
-    tname: str | None,
-    tables: _Tables,
-    keyed: dict[frozenset[str], frozenset[Key]] | None,
-    seq: list[SeqItem],
-    sets: set[frozenset[str]] | None = None,
+    sub: Subtopology, tname: str | None, tables: _Tables, seq: list[SeqItem], sequence: bool
 ) -> SubtopologyInfo:
     """Index the nodes of ``sub`` into the side's tables; return its own summary. One pass
     over the nodes collects what the summary needs as well.
 
     This loop runs for every node of both sides of every diff: it dispatches on the node's exact
-    class once (the model's three), keys neighbour sets inline (a source has no predecessors, a
-    sink no successors) and appends to the tables without a helper per node. Without ``keyed``,
-    it collects the neighbour name sets in ``sets`` instead (``index``'s lean side), and no
+    class once (the model's three) and appends to the tables without a helper per node (a
+    source has no predecessors, a sink no successors). Without ``sequence``, it collects no
     generated nodes in ``seq``."""
     is_global, sub_id = sub.is_global, sub.id
     nodes, succ, pred, chosen = tables.nodes, tables.succ, tables.pred, tables.chosen
@@ -198,10 +172,7 @@ def _index_subtopology(
     patterns = False
     recognise, internal, topic_name = naming.generated, naming.is_internal_topic, _is_topic_name
     made, node_info, canonical = _NODE_INFO, NodeInfo, naming.CANONICAL_ROLES.get
-    lean = keyed is None
-    keys: dict[frozenset[str], frozenset[Key]] = {} if keyed is None else keyed
-    get = keys.get
-    add = _ignored if sets is None else sets.add
+    lean = not sequence
     for node in sub.nodes:
         info = made()  # NodeInfo(tname, sub_id, is_global, node), through its twin
         info.topology = tname
@@ -211,41 +182,30 @@ def _index_subtopology(
         info.__class__ = node_info
         name = node.name
         node_names.append(name)
-        key = (t, name)
-        nodes[key] = info
+        nodes[name] = info
         gen = recognise(name)
         if gen is None:
-            chosen.append(key)
+            chosen.append(name)
         if isinstance(node, Processor):  # most nodes
-            if lean:
-                add(node.successors)
-                add(node.predecessors)
-            else:
-                found = get(node.successors)
-                succ[key] = _keyed(node.successors, t, keys) if found is None else found
-                found = get(node.predecessors)
-                pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
-                if gen is not None:  # its ``SeqItem``: a processor has no endpoint
-                    prefix, rest = gen.prefix, gen.rest
-                    seq.append(
-                        (gen.index, rest, ("processor", canonical(prefix, prefix), rest, ""), key)
-                    )
+            succ[name] = node.successors
+            pred[name] = node.predecessors
+            if gen is not None and not lean:  # its ``SeqItem``: a processor has no endpoint
+                prefix, rest = gen.prefix, gen.rest
+                seq.append(
+                    (gen.index, rest, ("processor", canonical(prefix, prefix), rest, ""), name)
+                )
             for store in node.stores:
                 stores.append(store)
-                listed = owners.get((t, store))
+                listed = owners.get(store)
                 if listed is None:
-                    owners[(t, store)] = [info]
+                    owners[store] = [info]
                 else:
                     listed.append(info)
         elif isinstance(node, Source):
-            if lean:
-                add(node.successors)
-            else:
-                found = get(node.successors)
-                succ[key] = _keyed(node.successors, t, keys) if found is None else found
-                pred[key] = EMPTY_KEYS
-                if gen is not None:
-                    seq.append(_seq_item(node, gen, key))
+            succ[name] = node.successors
+            pred[name] = EMPTY
+            if gen is not None and not lean:
+                seq.append(_seq_item(node, gen, name))
             for topic in node.topics:
                 read.append(topic)
                 role: TopicRole = (
@@ -255,29 +215,25 @@ def _index_subtopology(
                     patterns = True
                     if role == "source":
                         role = "pattern"
-                _add(topic_nodes, (t, role, topic), info)
+                _add(topic_nodes, (role, topic), info)
             if node.pattern is not None:
                 patterns = True
-                _add(topic_nodes, (t, "pattern", node.pattern), info)
+                _add(topic_nodes, ("pattern", node.pattern), info)
         else:
-            if lean:
-                add(node.predecessors)
-            else:
-                succ[key] = EMPTY_KEYS
-                found = get(node.predecessors)
-                pred[key] = _keyed(node.predecessors, t, keys) if found is None else found
-                if gen is not None:
-                    seq.append(_seq_item(node, gen, key))
+            succ[name] = EMPTY
+            pred[name] = node.predecessors
+            if gen is not None and not lean:
+                seq.append(_seq_item(node, gen, name))
             sink_topic = node.topic
             if sink_topic is not None:
                 written.append(sink_topic)
                 role = "repartition" if internal(sink_topic) else "sink"
-                _add(topic_nodes, (t, role, sink_topic), info)
-                listed_keys = writers_of.get((t, sink_topic))
-                if listed_keys is None:
-                    writers_of[(t, sink_topic)] = [key]
+                _add(topic_nodes, (role, sink_topic), info)
+                listed_names = writers_of.get(sink_topic)
+                if listed_names is None:
+                    writers_of[sink_topic] = [name]
                 else:
-                    listed_keys.append(key)
+                    listed_names.append(name)
     return _sub_info(
         tname,
         sub_id,
@@ -310,17 +266,17 @@ def endpoint(node: Node) -> str:
     return ""
 
 
-def _seq_item(node: Source | Sink, gen: naming.GeneratedName, key: Key) -> SeqItem:
+def _seq_item(node: Source | Sink, gen: naming.GeneratedName, name: str) -> SeqItem:
     """The ``SeqItem`` of a generated source or sink."""
     prefix, rest = gen.prefix, gen.rest
     return (
         gen.index, rest, (node.kind, naming.CANONICAL_ROLES.get(prefix, prefix), rest,
-                          endpoint(node)), key,
+                          endpoint(node)), name,
     )
 
 
-def _add(table: dict[tuple[str, TopicRole, str], list[NodeInfo]],
-         key: tuple[str, TopicRole, str], info: NodeInfo) -> None:
+def _add(table: dict[tuple[TopicRole, str], list[NodeInfo]],
+         key: tuple[TopicRole, str], info: NodeInfo) -> None:
     listed = table.get(key)
     if listed is None:
         table[key] = [info]
@@ -373,9 +329,3 @@ def _first(infos: list[NodeInfo]) -> NodeInfo:
         ):
             first = info
     return first
-
-
-def topology_names(desc: Description) -> dict[int, str | None]:
-    """Topologies are paired by name (``Topology: <name>:``); the unnamed one with the unnamed one.
-    (describe() prints one unnamed topology; several named ones come concatenated.)"""
-    return {i: t.name for i, t in enumerate(desc.topologies)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from linter.topology.diff_flow import replacements
-from linter.topology.diff_side import index, topology_names
+from linter.topology.diff_side import groups, index
 from linter.topology.parse import parse
 
 BEFORE = """Topologies:
@@ -46,7 +46,7 @@ def _after(output: str, source_topic: str = "orders") -> str:
 def _replaced(after_text: str) -> list[tuple[list[str], list[str], set[str], set[str]]]:
     b = parse(BEFORE, "b")
     a = parse(after_text, "a")
-    sb, sa = index(b, topology_names(b)), index(a, topology_names(a))
+    sb, sa = index(groups(b)[""], ""), index(groups(a)[""], "")
     found = replacements(sb, sa, list(sb.stores.values()), list(sa.stores.values()))
     return [
         ([s.name for s in r.removed], [s.name for s in r.added], set(r.inputs), set(r.outputs))

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from linter.topology.diff import (
     _assemble,
+    _joined,
     _regular,
-    _regular_names,
     _same_walks,
     diff,
 )
@@ -24,7 +24,7 @@ from linter.topology.diff_match import (
     match_identical,
     match_nodes,
 )
-from linter.topology.diff_side import Neighbours, index, topology_names
+from linter.topology.diff_side import Side, groups, index
 from linter.topology.errors import TopologyParseError
 from linter.topology.model import (
     Description,
@@ -39,22 +39,34 @@ from tests.conftest import corpus_files, corpus_id, corpus_text
 from tests.hardening.strategies import describe_text, descriptions, shuffled_by, versions
 
 
+def sides(model: Description, *, sequence: bool = True) -> list[Side]:
+    """The sides of ``model``'s topologies, in name order (as ``diff`` makes them)."""
+    return [index(ts, t, sequence=sequence) for t, ts in sorted(groups(model).items())]
+
+
+def regular(model: Description) -> bool:
+    return all(_regular(side) for side in sides(model))
+
+
 def assert_regular_alike(model: Description) -> None:
-    """``_regular`` of the lean side (no neighbour keys) says what it says of the full one."""
-    neighbours: Neighbours = {}
-    lean = index(model, topology_names(model), neighbours=neighbours)
-    assert _regular_names(lean, neighbours) == _regular(index(model, topology_names(model)))
+    """``_regular`` of the lean sides (no generated nodes' sequences) says what it says of the
+    full ones."""
+    assert [_regular(s) for s in sides(model, sequence=False)] == [
+        _regular(s) for s in sides(model)
+    ]
 
 
 def assert_short_cut_is_the_full_matching(before: Description, after: Description) -> None:
     assert before == after
     assert_regular_alike(before)
-    b, a = index(before, topology_names(before)), index(after, topology_names(after))
-    fwd, how = match_nodes(b, a)
-    assert (fwd, how) == match_identical(b)
-    assert key_changes(b, a, fwd) == []
     for other in (after, replace(before, path="again.txt")):  # another text, the same text
-        full = _assemble(before, other, b, index(other, topology_names(other)), fwd, how)
+        parts = []
+        for b, a in zip(sides(before), sides(other), strict=True):
+            fwd, how = match_nodes(b, a)
+            assert (fwd, how) == match_identical(b)
+            assert key_changes(b, a, fwd) == ([], [])
+            parts.append(_assemble(b, a, fwd, how))
+        full = _joined(before, other, parts, walks=True)
         assert repr(diff(before, other)) == repr(full)  # repr: sets in the same order too
 
 
@@ -62,7 +74,7 @@ def assert_short_cut_is_the_full_matching(before: Description, after: Descriptio
 @given(descriptions(), st.integers(min_value=0, max_value=2**32 - 1))
 def test_generated_topology_against_its_reprint(model: Description, seed: int) -> None:
     text = describe_text(model, shuffled_by(random.Random(seed)))
-    assert _regular(index(model, topology_names(model)))
+    assert regular(model)
     assert_short_cut_is_the_full_matching(model, parse(text, "reprinted.txt"))
 
 
@@ -97,7 +109,7 @@ def test_arrows_to_undeclared_nodes_still_show_as_changes() -> None:
         Processor("p", successors=frozenset({"out"}), predecessors=frozenset({"src"})),
         Sink("out", "o", predecessors=frozenset({"p"})),
     })),)),))
-    assert not _regular(index(model, topology_names(model)))
+    assert not regular(model)
     assert_regular_alike(model)
     result = diff(model, replace(model, path="again.txt"))
     assert {p.before.name: p.changes for p in result.nodes.pairs if p.changes} == {
@@ -110,7 +122,7 @@ def test_a_subtopology_without_nodes_is_not_paired() -> None:
         Subtopology(0, frozenset({Source("src", frozenset({"in"}))})),
         Subtopology(1, frozenset()),
     )),))
-    assert not _regular(index(model, topology_names(model)))
+    assert not regular(model)
     assert_regular_alike(model)
     result = diff(model, replace(model, path="again.txt"))
     assert [s.id for s in result.subtopologies.added] == [1]
@@ -123,10 +135,12 @@ def test_key_walks_are_skipped_only_when_no_key_can_change(
     pair: tuple[Description, Description],
 ) -> None:
     before, after = pair
-    b, a = index(before, topology_names(before)), index(after, topology_names(after))
-    fwd, _ = match_nodes(b, a)
     if _same_walks(diff(before, after).nodes):
-        assert key_changes(b, a, fwd) == []
+        groups_b, groups_a = groups(before), groups(after)
+        for t in groups_b.keys() | groups_a.keys():
+            b, a = index(groups_b.get(t, []), t), index(groups_a.get(t, []), t)
+            fwd, _ = match_nodes(b, a)
+            assert key_changes(b, a, fwd) == ([], [])
 
 
 def test_output_topic_or_store_renamed_needs_no_key_walk() -> None:
