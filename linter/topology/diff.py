@@ -16,15 +16,15 @@ Printing order never matters: the model holds sets, and everything here is sorte
 
 The work is split: ``diff_index`` and ``diff_side`` (each side indexed), ``diff_match`` (the
 correlation), ``diff_changes`` (what differs in a pair), ``diff_keys`` (where record keys are
-set), ``align`` (sequence alignment); this module puts the result together and is the one to
-import.
+set), ``align`` (sequence alignment), ``diff_result`` (what a diff returns); this module puts
+the result together, one topology at a time (named topologies are paired by name), and is the
+one to import.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from dataclasses import dataclass
 
 from linter.topology import naming
 from linter.topology.diff_changes import (
@@ -55,9 +55,17 @@ from linter.topology.diff_match import (
     node_changes,
 )
 from linter.topology.diff_reach import walked
+from linter.topology.diff_result import (
+    _PAIR,
+    Matching,
+    Pair,
+    T,
+    TopologyDiff,
+    _diff_of,
+    _matching_of,
+)
 from linter.topology.diff_side import Side, groups, index
 from linter.topology.model import Description, Sink
-from linter.topology.twins import twin
 
 __all__ = [
     "Change",
@@ -75,103 +83,6 @@ __all__ = [
     "TopologyDiff",
     "diff",
 ]
-
-T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Pair(Generic[T]):
-    """One item of ``before`` matched to one of ``after``; ``changes`` says what differs."""
-
-    before: T
-    after: T
-    how: How
-    changes: frozenset[Change] = frozenset()
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.changes)
-
-
-# ``Pair(before, after, how, changes)`` is made through its twin (``twins.twin``), inline
-# in the loops that make one per node, store and topic of every diff
-_PAIR = twin(Pair)
-
-
-@dataclass(frozen=True, slots=True)
-class Matching(Generic[T]):
-    pairs: tuple[Pair[T], ...] = ()
-    added: tuple[T, ...] = ()
-    removed: tuple[T, ...] = ()
-
-    @property
-    def changed(self) -> tuple[Pair[T], ...]:
-        return tuple(p for p in self.pairs if p.changes)
-
-
-
-@dataclass(frozen=True, slots=True)
-class TopologyDiff:
-    """Everything the rules need to judge an upgrade from ``before`` to ``after``."""
-
-    before: Description
-    after: Description
-    subtopologies: Matching[SubtopologyInfo]
-    nodes: Matching[NodeInfo]
-    stores: Matching[StoreInfo]
-    topics: Matching[TopicInfo]
-    key_changes: tuple[KeyChange, ...] = ()
-    node_map: Mapping[Key, Key] = field(default_factory=dict)  # before key -> after key
-    # removed stores whose inputs and outputs added stores took over (their state starts empty)
-    replaced: tuple[StoreReplacement, ...] = ()
-
-    @property
-    def identical(self) -> bool:
-        return self.before == self.after
-
-
-_MATCHING, _DIFF = twin(Matching), twin(TopologyDiff)
-
-
-def _matching_of(
-    pairs: tuple[Pair[T], ...], added: tuple[T, ...] = (), removed: tuple[T, ...] = ()
-) -> Matching[T]:
-    """``Matching(pairs, added, removed)``, made through its twin (four of them a diff)."""
-    made = _MATCHING()
-    made.pairs = pairs
-    made.added = added
-    made.removed = removed
-    made.__class__ = Matching
-    matching: Matching[T] = made  # not ``cast``: a call, and ``Matching[T]`` made each time
-    return matching
-
-
-def _diff_of(
-    before: Description,
-    after: Description,
-    subtopologies: Matching[SubtopologyInfo],
-    nodes: Matching[NodeInfo],
-    stores: Matching[StoreInfo],
-    topics: Matching[TopicInfo],
-    key_changes: tuple[KeyChange, ...],
-    node_map: Mapping[Key, Key],
-    replaced: tuple[StoreReplacement, ...],
-) -> TopologyDiff:
-    """``TopologyDiff(...)`` with every field, made through its twin."""
-    made = _DIFF()
-    made.before = before
-    made.after = after
-    made.subtopologies = subtopologies
-    made.nodes = nodes
-    made.stores = stores
-    made.topics = topics
-    made.key_changes = key_changes
-    made.node_map = node_map
-    made.replaced = replaced
-    made.__class__ = TopologyDiff
-    result: TopologyDiff = made  # not ``cast``: a call
-    return result
-
 
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
