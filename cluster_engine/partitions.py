@@ -201,7 +201,7 @@ class Partitions(Sequence[Partition]):
         """Why these cannot be topic ``name``'s partitions: another topic's name or a number
         listed twice, for the first partition in order that shows it."""
         if self.topics == name and (
-            self.number == _counting(len(self.number))  # 0, 1, ...: compared as bytes
+            self.number == counting(len(self.number))  # 0, 1, ...: compared as bytes
             or len(set(self.number)) == len(self.number)
         ):
             return None
@@ -266,7 +266,7 @@ class Partitions(Sequence[Partition]):
 
 
 @lru_cache(maxsize=16)
-def _counting(n: int) -> array[int]:
+def counting(n: int) -> array[int]:
     """0, 1, ..., n - 1: the numbers of most topics' partitions (a topic has one of few counts)."""
     return naturals(range(n))
 

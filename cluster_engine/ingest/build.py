@@ -170,7 +170,7 @@ def _topics(b: Builder) -> tuple[Topic, ...] | list[dict[str, Any]]:
             described_configs=dict(sorted(b.topic_configs.get(name, {}).items())),
             marked_for_deletion=bool(f.get(("topic-deleting", name), False)),
         )
-        for name in sorted(set(b.headers) | set(b.partitions.where))
+        for name in sorted(set(b.headers) | b.partitions.names())
     ]
     if b.partitions.in_range():
         return tuple(topics)

@@ -18,7 +18,7 @@ from typing import Any
 from cluster_engine.errors import ClusterInputError
 from cluster_engine.ingest.facts import show
 from cluster_engine.ingest.topic_rows import PartitionRows
-from cluster_engine.partitions import NO_LEADER, Members, Partitions, in_range
+from cluster_engine.partitions import NO_LEADER, Members, Partitions, counting, in_range
 
 PARTITION_FIELDS = (
     "Replicas",
@@ -53,7 +53,11 @@ class PartitionStore:
         self.owned = True  # False while ``rows`` is a reader's own, adopted as it was
         self.paths: list[str] = []
         self.path_of = array("q")  # row -> index in ``paths``
-        self.where: dict[str, dict[int, int]] = {}  # topic -> partition -> row
+        # topic -> partition -> row, for the topics not in ``runs``
+        self.where: dict[str, dict[int, int]] = {}
+        # topic -> (a, b): rows a..b-1 are its partitions 0, 1, ... in order (how a describe
+        # lists a topic), kept without a dict of 200k rows
+        self.runs: dict[str, tuple[int, int]] = {}
         self._distinct_lists: dict[str, list[Members | None]] = {}  # column -> (until add)
 
     def add(self, path: str, rows: PartitionRows, moving: Callable[[int], None]) -> None:
@@ -78,28 +82,34 @@ class PartitionStore:
     def _adopt(self, rows: PartitionRows) -> bool:
         """Take ``rows`` as they are when no partition is listed twice."""
         where: dict[str, dict[int, int]] = {}
-        # a describe lists each topic's partitions together: one dict per run of a topic
+        runs: dict[str, tuple[int, int]] = {}
+        # a describe lists each topic's partitions together, numbered 0, 1, ... (compared as
+        # bytes); any other run of a topic gets a dict
         topic, number = rows.topic, rows.number
         previous: list[str | None] = [None, *topic[:-1]]
         starts = compress(range(len(topic)), map(ne, topic, previous))
         for a, b in pairwise([*starts, len(topic)]):
+            name = topic[a]
+            if name not in runs and name not in where and number[a:b] == counting(b - a):
+                runs[name] = (a, b)
+                continue
             run = dict(zip(number[a:b], range(a, b), strict=True))
-            seen = where.get(topic[a])
-            if seen is None:
-                seen = where[topic[a]] = run
-            elif seen.keys() & run.keys():
-                return False
-            else:
-                seen.update(run)
             if len(run) != b - a:
                 return False
-        self.rows, self.owned, self.where = rows, False, where
+            seen = where.get(name)
+            if seen is None:
+                earlier = runs.pop(name, None)
+                seen = where[name] = {} if earlier is None else _rows_of(rows, earlier)
+            if seen.keys() & run.keys():
+                return False
+            seen.update(run)
+        self.rows, self.owned, self.where, self.runs = rows, False, where, runs
         self.path_of = array("q", [len(self.paths) - 1]) * len(rows)
         return True
 
     def _merge(self, path: str, rows: PartitionRows, j: int) -> None:
         topic, number = rows.topic[j], rows.number[j]
-        seen = self.where.setdefault(topic, {})
+        seen = self._seen(topic)
         i = seen.get(number)
         if i is None:
             seen[number] = len(self.rows)
@@ -125,16 +135,34 @@ class PartitionStore:
         if self.rows.last_known_elr[i] is None:
             self.rows.last_known_elr[i] = rows.last_known_elr[j]
 
+    def _seen(self, topic: str) -> dict[int, int]:
+        """Topic ``topic``'s dict in ``where`` (made from its run, if it has one)."""
+        seen = self.where.get(topic)
+        if seen is None:
+            run = self.runs.pop(topic, None)
+            seen = self.where[topic] = {} if run is None else _rows_of(self.rows, run)
+        return seen
+
+    def names(self) -> set[str]:
+        """The topics with a partition line."""
+        return self.where.keys() | self.runs.keys()
+
     def counts(self) -> dict[str, int]:
-        return {topic: len(seen) for topic, seen in self.where.items()}
+        counts = {topic: b - a for topic, (a, b) in self.runs.items()}
+        counts.update((topic, len(seen)) for topic, seen in self.where.items())
+        return counts
 
     def topic(self, name: str) -> Partitions:
         """The partitions of topic ``name``, by number."""
-        seen = self.where.get(name, {})
-        order = list(map(seen.__getitem__, sorted(seen)))
         r = self.rows
-        if order and order == list(range(order[0], order[0] + len(order))):
-            part = slice(order[0], order[0] + len(order))
+        run = self.runs.get(name)
+        if run is None:
+            seen = self.where.get(name, {})
+            order = list(map(seen.__getitem__, sorted(seen)))
+            if order and order == list(range(order[0], order[0] + len(order))):
+                run = (order[0], order[0] + len(order))
+        if run is not None:
+            part = slice(*run)
             return Partitions(
                 name,
                 r.number[part],
@@ -179,6 +207,11 @@ class PartitionStore:
         if found is None:
             found = self._distinct_lists[column] = list(set(getattr(self.rows, column)))
         return found
+
+
+def _rows_of(rows: PartitionRows, run: tuple[int, int]) -> dict[int, int]:
+    a, b = run
+    return dict(zip(rows.number[a:b], range(a, b), strict=True))
 
 
 def _copied(rows: PartitionRows) -> PartitionRows:

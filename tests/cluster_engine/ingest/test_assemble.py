@@ -180,3 +180,50 @@ def test_a_capture_the_system_refuses_to_read_is_named(
     assert [(u.path, u.reason) for u in snapshot.unread] == [
         (str(tmp_path / "c" / "topics.txt"), "cannot read it: Permission denied")
     ]
+
+
+def _topic_lines(name: str, count: int, partitions: list[tuple[int, int]]) -> str:
+    head = f"Topic: {name}\tTopicId: x\tPartitionCount: {count}\tReplicationFactor: 2\tConfigs: \n"
+    return head + "".join(
+        f"\tTopic: {name}\tPartition: {p}\tLeader: {leader}\tReplicas: 1,2\tIsr: 1,2"
+        "\tElr: \tLastKnownElr: \n"
+        for p, leader in partitions
+    )
+
+
+def test_partition_lines_out_of_order_or_apart_are_read_by_number(tmp_path: Path) -> None:
+    # Kafka lists a topic's partitions together and in order; the store takes such a run as
+    # it is, and must still place any other order by number
+    capture = tmp_path / "topics.txt"
+    capture.write_text(
+        _topic_lines("a", 3, [(2, 1), (0, 2), (1, 1)])
+        + _topic_lines("c", 2, [(0, 2)])
+        + _topic_lines("d", 1, [(0, 1)])
+        + "".join(_topic_lines("c", 2, [(1, 1)]).splitlines(keepends=True)[1:])
+        + _topic_lines("e", 2, [(0, 1), (1, 2)])
+    )
+    s = load_snapshot(capture)
+    got = {t.name: [(p.partition, p.leader) for p in t.partitions] for t in s.topics}
+    assert got == {
+        "a": [(0, 2), (1, 1), (2, 1)],
+        "c": [(0, 2), (1, 1)],
+        "d": [(0, 1)],
+        "e": [(0, 1), (1, 2)],
+    }
+
+
+def test_a_partition_listed_twice_in_one_describe_is_refused_or_merged(tmp_path: Path) -> None:
+    capture = tmp_path / "topics.txt"
+    capture.write_text(_topic_lines("a", 2, [(0, 1), (1, 2), (1, 1)]))
+    with pytest.raises(ClusterInputError, match=r"a-1 Leader is 1 here, but .*:3 says 2"):
+        load_snapshot(capture)
+    capture.write_text(_topic_lines("a", 2, [(0, 1), (1, 2), (1, 2)]))
+    assert [p.partition for p in load_snapshot(capture).topics[0].partitions] == [0, 1]
+    # the whole topic listed again, apart: compared with the first listing too
+    capture.write_text(
+        _topic_lines("a", 2, [(0, 1), (1, 2)])
+        + _topic_lines("b", 1, [(0, 1)])
+        + _topic_lines("a", 2, [(0, 1), (1, 1)])
+    )
+    with pytest.raises(ClusterInputError, match=r"a-1 Leader is 1 here, but .*:3 says 2"):
+        load_snapshot(capture)
