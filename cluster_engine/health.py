@@ -43,6 +43,12 @@ class PartitionHealth:
         return mins
 
     @cached_property
+    def at_rf(self) -> list[int]:
+        """The pids whose effective min ISR is their RF (min.insync.replicas not below it; few):
+        one C-level pass, shared by the queries about them."""
+        return list(compress(range(len(self.table.rf)), map(eq, self.eff_min, self.table.rf)))
+
+    @cached_property
     def slack(self) -> list[int]:
         """len(ISR) - effective min ISR, per pid (negative: under min ISR already)."""
         return list(map(sub, self.table.isr_len, self.eff_min))
@@ -59,13 +65,14 @@ class PartitionHealth:
         pids = range(len(slack))
         at_min = list(compress(pids, map(not_, slack)))
         lone = list(compress(pids, map(eq, table.isr_len, repeat(1))))
-        full = map(eq, table.isr_len, table.rf)
-        above = map(eq, slack, repeat(1))
+        full = list(map(eq, table.isr_len, table.rf))
+        above = list(map(eq, slack, repeat(1)))
+        full_count, above_count = _per_broker_each(isr, (full, above))
         return (
             by_broker([isr[p] for p in at_min], at_min),
             by_broker([isr[p] for p in lone], lone),
-            _per_broker(compress(isr, full)),
-            _per_broker(compress(isr, above)),
+            full_count,
+            above_count,
         )
 
     @cached_property
@@ -77,9 +84,7 @@ class PartitionHealth:
         topic -> (min.insync.replicas, smallest such RF)."""
         table, mins = self.table, self.topic_min_isr
         out: dict[str, tuple[int, int]] = {}
-        # a C-level pass for effective min ISR == RF (few pids), then RF >= 2 on those
-        at_rf = compress(range(len(table.rf)), map(eq, self.eff_min, table.rf))
-        for pid in [p for p in at_rf if table.rf[p] >= 2]:
+        for pid in [p for p in self.at_rf if table.rf[p] >= 2]:
             name = table.topic[pid]
             rf = min(table.rf[pid], out.get(name, (0, 1 << 30))[1])
             out[name] = (mins[name], rf)
@@ -192,11 +197,29 @@ class PartitionHealth:
         )
 
 
-def _per_broker(isrs: Iterable[tuple[int, ...]]) -> Counter[int]:
-    """How many of ``isrs`` hold each broker, counted per distinct ISR first (a cluster has few:
-    each is hashed once rather than each of its members counted once per partition)."""
+def _per_broker_each(
+    isrs: list[tuple[int, ...]], selections: Iterable[list[bool]]
+) -> list[Counter[int]]:
+    """``_per_broker`` of the ``isrs`` each selection picks. Hashing an ISR is what counting
+    costs: a selection of most ISRs (all full, one above min ISR, in a healthy cluster) is
+    counted as all ISRs, counted once, less the ISRs it leaves out."""
+    every: Counter[tuple[int, ...]] | None = None
+    out: list[Counter[int]] = []
+    for chosen in selections:
+        if 2 * chosen.count(True) <= len(chosen):
+            out.append(_per_broker(Counter(compress(isrs, chosen))))
+            continue
+        if every is None:
+            every = Counter(isrs)
+        out.append(_per_broker(every - Counter(compress(isrs, map(not_, chosen)))))
+    return out
+
+
+def _per_broker(isrs: Counter[tuple[int, ...]]) -> Counter[int]:
+    """How many of the counted ``isrs`` hold each broker, counted per distinct ISR (a cluster
+    has few: each is hashed once rather than each of its members counted once per partition)."""
     out: Counter[int] = Counter()
-    for members, n in Counter(isrs).items():
+    for members, n in isrs.items():
         for broker in members:
             out[broker] += n
     return out

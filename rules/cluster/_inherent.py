@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress
-from operator import eq
 
 from cluster_engine.state import ClusterState
 
@@ -42,10 +40,9 @@ def fragile_pids(state: ClusterState) -> Fragile:
     """The state's fragile partitions (none in most clusters: one pass over the table)."""
     table = state.table
     rf, isr_len = table.rf, table.isr_len
-    # min.insync.replicas >= RF exactly where the effective min ISR (the health's column, made
-    # once per table) is the RF: a C-level pass for those (few partitions), then the rest on them
-    at_rf = compress(range(len(rf)), map(eq, state.partition_health.eff_min, rf))
-    pids = tuple(p for p in at_rf if rf[p] >= 1 and isr_len[p] == rf[p])
+    # min.insync.replicas >= RF exactly where the effective min ISR is the RF: the health's
+    # pids (found once per table and configs), then the rest on them
+    pids = tuple(p for p in state.partition_health.at_rf if rf[p] >= 1 and isr_len[p] == rf[p])
     on: dict[int, list[int]] = {}
     for p in pids:
         for b in table.isr[p]:

@@ -66,7 +66,10 @@ def test_not_waiting_for_urp_overlaps_batches_and_heals_one_step_later() -> None
     assert second.before.out_of_isr == frozenset()
 
 
-def test_single_broker_fast_path_agrees_with_a_brute_force_count() -> None:
+@pytest.mark.parametrize("in_sync", [0.0, 0.9])
+def test_single_broker_fast_path_agrees_with_a_brute_force_count(in_sync: float) -> None:
+    # in_sync: the share of partitions fully in sync (most, in a healthy cluster: the per-broker
+    # counts are then taken as all partitions less the others)
     rng = random.Random(7)
     brokers = list(range(1, 9))
     topics = []
@@ -75,6 +78,8 @@ def test_single_broker_fast_path_agrees_with_a_brute_force_count() -> None:
         for p in range(150):
             replicas = rng.sample(brokers, rng.choice([2, 3, 3, 4]))
             isr = replicas[: rng.randint(1, len(replicas))]
+            if rng.random() < in_sync:
+                isr = replicas
             partitions.append({"partition": p, "replicas": replicas, "leader": isr[0], "isr": isr})
         topics.append({"name": name, "partitions": partitions})
     snapshot = Snapshot.model_validate(
