@@ -10,7 +10,7 @@ serialises exactly as ``tuple[Partition, ...]`` does, and exposes its columns to
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any, overload
@@ -344,7 +344,7 @@ _MEMBER_COLUMNS: tuple[tuple[str, Members | None], ...] = (
 
 
 def in_range(
-    number: Sequence[int], leader: Sequence[int], lists: Iterable[Sequence[Members | None]]
+    number: Sequence[int], leader: Collection[int], lists: Iterable[Sequence[Members | None]]
 ) -> bool:
     """Whether partition ``number``s, ``leader``s (``NO_LEADER``: none) and the broker ids in
     the member ``lists`` columns fit their Kafka types (columns filled without pydantic)."""

@@ -59,15 +59,20 @@ class PartitionStore:
         # lists a topic), kept without a dict of 200k rows
         self.runs: dict[str, tuple[int, int]] = {}
         self._distinct_lists: dict[str, list[Members | None]] = {}  # column -> (until add)
+        self._leader_set: set[int] | None = None  # (until add)
 
     def add(self, path: str, rows: PartitionRows, moving: Callable[[int], None]) -> None:
         """Merge one output's rows; ``moving(j)`` runs after row ``j`` is merged when it has
         replicas being added or removed."""
         self._distinct_lists.clear()
+        self._leader_set = None
         self.paths.append(path)
         if not len(self.rows) and self._adopt(rows):
-            changing = set(compress(range(len(rows)), rows.adding))
-            changing.update(compress(range(len(rows)), rows.removing))
+            changing: set[int] = set()
+            for column in (rows.adding, rows.removing):
+                # most describes move nothing: a pass of truth tests, not of 200k row numbers
+                if any(column):
+                    changing.update(compress(range(len(rows)), column))
             for j in sorted(changing):
                 moving(j)
             return
@@ -188,17 +193,22 @@ class PartitionStore:
 
     def brokers(self) -> Iterator[int]:
         """Every broker id a partition line names."""
-        r = self.rows
         for column in ("replicas", "isr", "elr", "last_known_elr"):
             for members in self._distinct(column):
                 yield from members or ()
-        yield from set(r.leader) - {NO_LEADER}
+        yield from self._leaders() - {NO_LEADER}
 
     def in_range(self) -> bool:
         """Whether every number read fits its Kafka type."""
         r = self.rows
         lists = [self._distinct(c) for c in ("replicas", "isr", "adding", "removing", "elr")]
-        return in_range(r.number, r.leader, [*lists, self._distinct("last_known_elr")])
+        return in_range(r.number, self._leaders(), [*lists, self._distinct("last_known_elr")])
+
+    def _leaders(self) -> set[int]:
+        """The distinct values of the leader column, found once for both queries above."""
+        if self._leader_set is None:
+            self._leader_set = set(self.rows.leader)
+        return self._leader_set
 
     def _distinct(self, column: str) -> list[Members | None]:
         """The distinct member lists of a column of ``rows``, found once for both queries above
