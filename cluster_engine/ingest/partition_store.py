@@ -215,7 +215,15 @@ class PartitionStore:
         (a set of 200k tuples hashes each one)."""
         found = self._distinct_lists.get(column)
         if found is None:
-            found = self._distinct_lists[column] = list(set(getattr(self.rows, column)))
+            values: list[Members | None] = getattr(self.rows, column)
+            # A column of one list (adding and removing replicas, often both ELRs: all empty,
+            # or all None) is told by compares that stop at identity (its lists are interned)
+            # rather than by hashing each; tried only when its first and last lists are one.
+            if values and values[0] is values[-1] and values.count(values[0]) == len(values):
+                found = [values[0]]
+            else:
+                found = list(set(values))
+            self._distinct_lists[column] = found
         return found
 
 

@@ -227,3 +227,15 @@ def test_a_partition_listed_twice_in_one_describe_is_refused_or_merged(tmp_path:
     )
     with pytest.raises(ClusterInputError, match=r"a-1 Leader is 1 here, but .*:3 says 2"):
         load_snapshot(capture)
+
+
+def test_every_broker_a_partition_line_names_is_a_node(tmp_path: Path) -> None:
+    # the first and last lines name the same brokers: those between must still be found
+    capture = tmp_path / "topics.txt"
+    capture.write_text(
+        "Topic: a\tTopicId: x\tPartitionCount: 3\tReplicationFactor: 2\tConfigs: \n"
+        "\tTopic: a\tPartition: 0\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: \n"
+        "\tTopic: a\tPartition: 1\tLeader: 3\tReplicas: 3,4\tIsr: 3\tElr: 5\tLastKnownElr: 6\n"
+        "\tTopic: a\tPartition: 2\tLeader: 1\tReplicas: 1,2\tIsr: 1,2\tElr: \tLastKnownElr: \n"
+    )
+    assert [n.id for n in load_snapshot(capture).nodes] == [1, 2, 3, 4, 5, 6]
