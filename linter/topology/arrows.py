@@ -49,8 +49,9 @@ def agree(
 ) -> bool:
     """Whether the `-->` lines (``afters``: each node's `-->` list as printed, by name) and the
     `<--` lines (``befores``: each node's `<--` set) of a block print the same edges and name
-    only its nodes: :func:`one_sided` finds nothing, and every name is declared. ``sets`` maps
-    each list as printed to its set (``none`` to the empty one). Each `-->` edge has its `<--`
+    only its nodes: :func:`one_sided` finds nothing, and every name is declared (the fast path
+    leaves out the edges it has seen at both ends already: the rest agree if all do). ``sets``
+    maps each list as printed to its set (``none`` to the empty one). Each `-->` edge has its `<--`
     (a `-->` to a name with no `<--` line, an undeclared one or a Source, fails the lookup),
     and there are as many `<--` edges, so every `<--` edge has its `-->` and names a node too.
     A loop of lookups: this runs on every block the fast path reads. A list of one name (most

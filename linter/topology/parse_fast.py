@@ -217,7 +217,11 @@ def _nodes(
     a node; answer the line after the nodes and that item (None at the end), or None when a node
     needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` maps
     the name of each node with a `-->` line to that list as printed, ``befores`` the name of
-    each node with a `<--` line to its set."""
+    each node with a `<--` line to its set, for :func:`agree` to hold them to each other; but
+    where two nodes printed one after the other hold the one edge between them alone at both
+    ends (`--> b` under `a`, then `b` with `<-- a`: most nodes of a chain), that edge is
+    already checked, and neither list is put in: the edges left are printed at both ends if
+    and only if all of them are."""
     twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
     column = _COLUMN
     rows = _rows(column)
@@ -228,6 +232,8 @@ def _nodes(
     # One set per distinct list: in a chain, a node's successors and the next node's
     # predecessors print the same name. Sharing the immutable set halves the sets made.
     known = sets.get
+    # The last node's name and its `-->` list as printed, not yet in `afters` (None: no list).
+    last, printed = "", None
     for item in items:
         (
             name,
@@ -268,8 +274,12 @@ def _nodes(
                     return None  # an empty item, or no certainty where the payload starts
             else:
                 store_set = empty
-            afters[name] = successors
-            befores[name] = before
+            # `name != "none"`: `--> none` is no edge, and a node of that name is no exception
+            if predecessors != last or printed != name or name == "none":
+                if printed is not None:
+                    afters[last] = printed
+                befores[name] = before
+            last, printed = name, successors
             node = twin_processor()
             node.name = name
             node.stores = store_set
@@ -284,7 +294,9 @@ def _nodes(
             after = known(source_list)
             if after is None:
                 after = sets[source_list] = frozenset(source_list.split(", "))
-            afters[source] = source_list
+            if printed is not None:
+                afters[last] = printed
+            last, printed = source, source_list
             if "(" in topics:
                 return None
             node = twin_source()
@@ -310,7 +322,11 @@ def _nodes(
             before = known(sink_list)
             if before is None:
                 before = sets[sink_list] = frozenset(sink_list.split(", "))
-            befores[sink] = before
+            if sink_list != last or printed != sink or sink == "none":
+                if printed is not None:
+                    afters[last] = printed
+                befores[sink] = before
+            last, printed = sink, None
             node = twin_sink()
             node.name = sink
             if "(" in topic or "(" in extractor:
@@ -330,8 +346,12 @@ def _nodes(
             node.__class__ = Sink
             named(sink)
         else:
+            if printed is not None:
+                afters[last] = printed
             return line, item
         append(node)
+    if printed is not None:
+        afters[last] = printed
     return line, None
 
 

@@ -262,6 +262,22 @@ def test_a_list_with_a_repeated_or_empty_name_is_left_to_the_plain_reader(arrow:
     assert_same_reading(text)
 
 
+@pytest.mark.parametrize(
+    "node",
+    ["    Sink: none (topic: out)\n      <-- a\n",
+     "    Processor: none (stores: [])\n      --> none\n      <-- a\n"],
+    ids=["a Sink", "a Processor"],
+)  # fmt: skip
+def test_a_node_named_none_is_no_edge_of_the_node_before(node: str) -> None:
+    """`--> none` is an empty list even where the next node is named `none`: its `<-- a` has no
+    other end, so the text is refused (the fast path takes a `-->` line naming the next node,
+    which lists the node before alone, as the edge checked at both ends)."""
+    text = "Topologies:\n   Sub-topology: 0\n    Source: a (topics: [t])\n      --> none\n" + node
+    assert parse_fast.read(text, "t.txt") is None
+    assert outcome(parse, text)[0] == "error"
+    assert_same_reading(text)
+
+
 @pytest.mark.parametrize("indent", ["", "  ", "   ", "      "])
 def test_a_node_indented_otherwise_is_left_to_the_plain_reader(indent: str) -> None:
     """describe() prints every node at column 5; the fast path reads no other indentation (it
