@@ -186,7 +186,8 @@ def fast_nodes(
 ) -> bool:
     """Build the nodes of a run of nodes (``text``, whole lines from line ``line`` on) in one
     pass when all of them are real output, byte for byte, with their names, and collect the
-    names their lists mention (the caller checks them against the block). False when a node
+    names their lists mention (the caller checks them against the block; a list naming the
+    node printed next to it alone names a node of the block, and is left out). False when a node
     needs the careful path (``nodes`` then holds a partial result), and for a Source without
     brackets where ``bare_topics`` says its payload may be a topic list (a global store's)."""
     found = _LINES.findall(text)
@@ -215,13 +216,19 @@ def _nodes(
 ) -> tuple[int, Item | None] | None:
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
     a node; answer the line after the nodes and that item (None at the end), or None when a node
-    needs the careful path. ``sets`` maps each `-->`/`<--` list read to its set; ``afters`` maps
+    needs the careful path. ``sets`` maps `-->`/`<--` lists read to their sets; ``afters`` maps
     the name of each node with a `-->` line to that list as printed, ``befores`` the name of
     each node with a `<--` line to its set, for :func:`agree` to hold them to each other; but
     where two nodes printed one after the other hold the one edge between them alone at both
     ends (`--> b` under `a`, then `b` with `<-- a`: most nodes of a chain), that edge is
     already checked, and neither list is put in: the edges left are printed at both ends if
-    and only if all of them are."""
+    and only if all of them are.
+
+    A list that names the node printed just after (`-->`) or just before (`<--`) alone is the
+    set of that node's name, made from the name (its hash made once, and needed anyway) and
+    shared by both lists; only the other lists are looked up in ``sets`` (a lookup hashes the
+    new string of the list first). A node's `-->` list is known to be one of these when the
+    next node is read, so a node with a `-->` line stays a twin until then."""
     twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
     column = _COLUMN
     rows = _rows(column)
@@ -229,11 +236,16 @@ def _nodes(
     append = nodes.append
     named = names.append
     empty = EMPTY
-    # One set per distinct list: in a chain, a node's successors and the next node's
-    # predecessors print the same name. Sharing the immutable set halves the sets made.
+    # One set per distinct list: sharing the immutable set saves making it again.
     known = sets.get
-    # The last node's name and its `-->` list as printed, not yet in `afters` (None: no list).
-    last, printed = "", None
+    # The last node: its name, the set of its name alone (None: not made), its `-->` list as
+    # printed (None: no list, or set already) and the node itself while its successors are not
+    # set (and then the class it is made an instance of).
+    last, own, printed = "", None, None
+    waiting: Any = None
+    waiting_class: type = Processor
+    node: Any
+    before: frozenset[str] | None
     for item in items:
         (
             name,
@@ -250,6 +262,9 @@ def _nodes(
             _,
             _,
         ) = item
+        this = name or source or sink
+        if not this:
+            break
         # made as in _position, inline: a call per node is measurably slower on large texts
         position = rows.get(line)
         if position is None:
@@ -259,44 +274,50 @@ def _nodes(
             position.__class__ = Position
             if line <= kept_lines:
                 rows[line] = position
-        node: Any
+        # The last node's `-->` list: this node alone (`none` is no name there: no list), or a
+        # list to look up. `mine`: the set of this node alone, when that is the list.
+        mine = None
+        if printed is not None:
+            if printed == this and this != "none":
+                mine = waiting.successors = frozenset((this,))
+            else:
+                after = known(printed)
+                if after is None:
+                    after = sets[printed] = frozenset(printed.split(", "))
+                waiting.successors = after
+            waiting.__class__ = waiting_class
         if name:
             line += 3
-            after = known(successors)
-            if after is None:
-                after = sets[successors] = frozenset(successors.split(", "))
-            before = known(predecessors)
-            if before is None:
-                before = sets[predecessors] = frozenset(predecessors.split(", "))
+            if predecessors == last and last != "none":
+                before = own or frozenset((last,))
+                if mine is None:  # the edge is printed at this end only
+                    if printed is not None:
+                        afters[last] = printed
+                    befores[name] = before
+            else:
+                before = known(predecessors)
+                if before is None:
+                    before = sets[predecessors] = frozenset(predecessors.split(", "))
+                if printed is not None:
+                    afters[last] = printed
+                befores[name] = before
             if stores:
                 store_set = frozenset(stores.split(", "))
                 if "" in store_set or "(" in stores:
                     return None  # an empty item, or no certainty where the payload starts
             else:
                 store_set = empty
-            # `name != "none"`: `--> none` is no edge, and a node of that name is no exception
-            if predecessors != last or printed != name or name == "none":
-                if printed is not None:
-                    afters[last] = printed
-                befores[name] = before
-            last, printed = name, successors
             node = twin_processor()
             node.name = name
             node.stores = store_set
-            node.successors = after
             node.predecessors = before
             node.position = position
             node.kind = "processor"
-            node.__class__ = Processor
-            named(name)
+            waiting, waiting_class, printed = node, Processor, successors
         elif source:
             line += 2
-            after = known(source_list)
-            if after is None:
-                after = sets[source_list] = frozenset(source_list.split(", "))
             if printed is not None:
-                afters[last] = printed
-            last, printed = source, source_list
+                afters[last] = printed  # a `-->` to a Source: agree() refuses it
             if "(" in topics:
                 return None
             node = twin_source()
@@ -312,21 +333,24 @@ def _nodes(
             else:
                 node.topics = empty
                 node.pattern = topics
-            node.successors = after
             node.position = position
             node.kind = "source"
-            node.__class__ = Source
-            named(source)
-        elif sink:
+            waiting, waiting_class, printed = node, Source, source_list
+        else:
             line += 2
-            before = known(sink_list)
-            if before is None:
-                before = sets[sink_list] = frozenset(sink_list.split(", "))
-            if sink_list != last or printed != sink or sink == "none":
+            if sink_list == last and last != "none":
+                before = own or frozenset((last,))
+                if mine is None:
+                    if printed is not None:
+                        afters[last] = printed
+                    befores[sink] = before
+            else:
+                before = known(sink_list)
+                if before is None:
+                    before = sets[sink_list] = frozenset(sink_list.split(", "))
                 if printed is not None:
                     afters[last] = printed
                 befores[sink] = before
-            last, printed = sink, None
             node = twin_sink()
             node.name = sink
             if "(" in topic or "(" in extractor:
@@ -344,15 +368,20 @@ def _nodes(
             node.position = position
             node.kind = "sink"
             node.__class__ = Sink
-            named(sink)
-        else:
-            if printed is not None:
-                afters[last] = printed
-            return line, item
+            printed = None
+        last, own = this, mine
+        named(this)
         append(node)
-    if printed is not None:
+    else:
+        item = None
+    if printed is not None:  # the last node's `-->` list: no node follows to name alone
+        after = known(printed)
+        if after is None:
+            after = sets[printed] = frozenset(printed.split(", "))
+        waiting.successors = after
+        waiting.__class__ = waiting_class
         afters[last] = printed
-    return line, None
+    return line, item
 
 
 def read(text: str, path: str) -> Description | None:

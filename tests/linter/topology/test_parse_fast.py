@@ -262,17 +262,40 @@ def test_a_list_with_a_repeated_or_empty_name_is_left_to_the_plain_reader(arrow:
     assert_same_reading(text)
 
 
+_SOURCE = "Topologies:\n   Sub-topology: 0\n    Source: {} (topics: [t])\n      --> {}\n"
+_PROCESSOR = "    Processor: {} (stores: [])\n      --> {}\n      <-- {}\n"
+
+
 @pytest.mark.parametrize(
-    "node",
-    ["    Sink: none (topic: out)\n      <-- a\n",
-     "    Processor: none (stores: [])\n      --> none\n      <-- a\n"],
-    ids=["a Sink", "a Processor"],
+    "text",
+    [_SOURCE.format("a", "none") + "    Sink: none (topic: out)\n      <-- a\n",
+     _SOURCE.format("a", "none") + _PROCESSOR.format("none", "none", "a"),
+     _SOURCE.format("none", "p") + _PROCESSOR.format("p", "none", "none"),
+     _SOURCE.format("none", "k") + "    Sink: k (topic: out)\n      <-- none\n"],
+    ids=["--> none, a Sink named none", "--> none, a Processor named none",
+         "<-- none, a Processor after one named none", "<-- none, a Sink after one named none"],
 )  # fmt: skip
-def test_a_node_named_none_is_no_edge_of_the_node_before(node: str) -> None:
-    """`--> none` is an empty list even where the next node is named `none`: its `<-- a` has no
-    other end, so the text is refused (the fast path takes a `-->` line naming the next node,
-    which lists the node before alone, as the edge checked at both ends)."""
-    text = "Topologies:\n   Sub-topology: 0\n    Source: a (topics: [t])\n      --> none\n" + node
+def test_none_is_no_name_of_the_node_before_or_after(text: str) -> None:
+    """`--> none` and `<-- none` are empty lists even next to a node named `none`: the other end
+    of the edge has no match, so the text is refused (the fast path takes a list naming the node
+    printed just before or after alone as that node's name, and such an edge as checked at both
+    ends)."""
+    assert parse_fast.read(text, "t.txt") is None
+    assert outcome(parse, text)[0] == "error"
+    assert_same_reading(text)
+
+
+@pytest.mark.parametrize(
+    "after",
+    ["    Source: s (topics: [u])\n      --> none\n",
+     "    Processor: p (stores: [])\n      --> s\n      <-- a\n"
+     "    Source: s (topics: [u])\n      --> none\n"],
+    ids=["from a Source", "from a Processor"],
+)  # fmt: skip
+def test_an_arrow_to_the_source_printed_next_is_refused(after: str) -> None:
+    """A `-->` naming the Source printed just after: a Source has no `<--` line to list it
+    back, so the text is refused."""
+    text = _SOURCE.format("a", "s" if after.startswith("    Source") else "p") + after
     assert parse_fast.read(text, "t.txt") is None
     assert outcome(parse, text)[0] == "error"
     assert_same_reading(text)
