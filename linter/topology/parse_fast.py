@@ -59,11 +59,12 @@ _MAX_ID = 2**31 - 1  # describe() prints the id of a sub-topology, a Java int
 # character outside ASCII) leaves its line to the last alternative, and the text to the Lark
 # path. A `-->`/`<--` list is taken as printed: an item with a space around it names no node,
 # so the block check sends the text to the Lark path. Any other line (a header, an empty line,
-# a line the reader refuses, a node indented otherwise) is the last two groups, its indentation
-# and the rest: the fewer the groups, the less findall builds per item, and a node's item has
-# no indentation to make a string of (one per node was 2% of a parse of a large text; every
-# node the fast path reads is at _COLUMN). Anchored at line starts: unanchored, findall retried
-# at every `Source:` inside one long line, each try scanning to the line's end.
+# a line the reader refuses, a node indented otherwise) is the last group, whole: the fewer the
+# groups, the less findall and the engine do per item (the indentation of those lines as a
+# group of its own was 1% of a parse of a large text, though few lines are of that kind), and
+# a node's item has no indentation to make a string of (every node the fast path reads is at
+# _COLUMN). Anchored at line starts: unanchored, findall retried at every `Source:` inside one
+# long line, each try scanning to the line's end.
 _NAME_CHAR = r"[!-')-+\--~]"
 _NAME = rf"({_NAME_CHAR}++(?: {_NAME_CHAR}++)*+)"
 _LIST = r"(.++)"
@@ -72,7 +73,7 @@ _LINES = re.compile(
     rf"Processor: {_NAME} \(stores: \[([^\]\n]*+)\]\)\n *+--> {_LIST}\n *+<-- {_LIST}\n"
     rf"|Source: {_NAME} \(topics: ([^)\n]*+)\)\n *+--> {_LIST}\n"
     rf"|Sink: {_NAME} \((?:topic: ([^)\n]*+)|extractor class: ([^)\n]*+))\)\n *+<-- {_LIST}\n"
-    r")|( *+)([^\n]*+\n))",
+    r")|([^\n]*+\n))",
     re.MULTILINE,
 )
 _COLUMN = 5  # of every node the fast path reads
@@ -260,7 +261,6 @@ def _nodes(
             extractor,
             sink_list,
             _,
-            _,
         ) = item
         this = name or source or sink
         if not this:
@@ -419,14 +419,16 @@ class _Reader:
         line = 1
         item = next(items, None)
         while item is not None:
-            indent, other = item[-2], item[-1]
-            if other == "\n" and not indent and (after_nodes or topology is None):
+            other = item[-1]
+            if other == "\n" and (after_nodes or topology is None):
                 line, item = line + 1, next(items, None)  # an empty line
                 continue
-            parts = _HEADER.fullmatch(other)
+            rest = other.lstrip(" ")
+            parts = _HEADER.fullmatch(rest)
             if parts is None:
                 return None  # a node out of a block, or a line of no known shape
             number, suffix, header, name = parts.groups()
+            indent = len(other) - len(rest)
             if header and not indent:
                 if topology is not None and not self._close(*topology):
                     return None
@@ -439,7 +441,7 @@ class _Reader:
                 after_nodes = False
                 line, item = line + 1, next(items, None)
             elif number and topology is not None:
-                at = _position(line, len(indent) + 1)
+                at = _position(line, indent + 1)
                 block = self._block(items, int(number), bool(suffix), at)
                 if block is None:
                     return None
