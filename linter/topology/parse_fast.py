@@ -266,7 +266,8 @@ def _nodes(
         if not this:
             break
         # made as in _position, inline: a call per node is measurably slower on large texts
-        position = rows.get(line)
+        # (and a line past the kept ones is not looked up)
+        position = rows.get(line) if line <= kept_lines else None
         if position is None:
             position = twin_position()
             position.line = line
