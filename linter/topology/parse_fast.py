@@ -28,7 +28,6 @@ from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any, cast
 
-from linter.topology.arrows import agree
 from linter.topology.model import (
     Description,
     Node,
@@ -196,7 +195,7 @@ def fast_nodes(
     if text.count("(") != len(found) or text[-1:] != "\n" or not _TWINS:
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
-    read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, {})
+    read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, [])
     if read is None or read[1] is not None:
         return False
     mentioned.update(*sets.values())
@@ -212,18 +211,22 @@ def _nodes(
     names: list[str],
     sets: dict[str, frozenset[str]],
     bare_topics: bool,
-    afters: dict[str, str],
-    befores: dict[str, frozenset[str]],
-) -> tuple[int, Item | None] | None:
+    outs: dict[str, frozenset[str]],
+    later: list[tuple[str, str]],
+) -> tuple[int, Item | None, int] | None:
     """Build nodes from ``items`` (the first on line ``line``) up to the first item that is not
-    a node; answer the line after the nodes and that item (None at the end), or None when a node
-    needs the careful path. ``sets`` maps `-->`/`<--` lists read to their sets; ``afters`` maps
-    the name of each node with a `-->` line to that list as printed, ``befores`` the name of
-    each node with a `<--` line to its set, for :func:`agree` to hold them to each other; but
-    where two nodes printed one after the other hold the one edge between them alone at both
-    ends (`--> b` under `a`, then `b` with `<-- a`: most nodes of a chain), that edge is
-    already checked, and neither list is put in: the edges left are printed at both ends if
-    and only if all of them are.
+    a node; answer the line after the nodes, that item (None at the end) and the balance of the
+    arrows, or None when a node needs the careful path. ``sets`` maps `-->`/`<--` lists read to
+    their sets.
+
+    The arrows: describe() prints each edge at both ends, so the `-->` edges are the `<--` ones
+    when there are as many of each (the balance, `-->` edges less `<--` ones, is 0) and each
+    `<--` edge is a `-->` one too. An edge printed alone at both ends by two nodes printed one
+    after the other (`--> b` under `a`, then `b` with `<-- a`: most nodes of a chain) is both,
+    and counts on neither side. A `<--` edge from a node whose `-->` list is read already is
+    looked up in that list here (``outs``: those lists, by node, but for the lists of one such
+    edge); the others are put in ``later``, for the caller to look up in ``outs`` once the
+    block is read. An edge found at one end only answers None.
 
     A list that names the node printed just after (`-->`) or just before (`<--`) alone is the
     set of that node's name, made from the name (its hash made once, and needed anyway) and
@@ -247,6 +250,8 @@ def _nodes(
     waiting_class: type = Processor
     node: Any
     before: frozenset[str] | None
+    after = EMPTY  # the last node's `-->` set, once read
+    balance = 0
     for item in items:
         (
             name,
@@ -280,28 +285,37 @@ def _nodes(
         mine = None
         if printed is not None:
             if printed == this and this != "none":
-                mine = waiting.successors = frozenset((this,))
+                after = mine = waiting.successors = frozenset((this,))
             else:
-                after = known(printed)
-                if after is None:
-                    after = sets[printed] = frozenset(printed.split(", "))
+                found = known(printed)
+                if found is None:
+                    found = sets[printed] = frozenset(printed.split(", "))
+                after = found
                 waiting.successors = after
             waiting.__class__ = waiting_class
         if name:
             line += 3
             if predecessors == last and last != "none":
                 before = own or frozenset((last,))
-                if mine is None:  # the edge is printed at this end only
-                    if printed is not None:
-                        afters[last] = printed
-                    befores[name] = before
+                if mine is None:  # the last node's list is not this node alone
+                    if printed is None or name not in after:
+                        return None  # the edge is printed at this end only
+                    outs[last] = after
+                    balance += len(after) - 1
             else:
                 before = known(predecessors)
                 if before is None:
                     before = sets[predecessors] = frozenset(predecessors.split(", "))
                 if printed is not None:
-                    afters[last] = printed
-                befores[name] = before
+                    outs[last] = after
+                    balance += len(after)
+                balance -= len(before)
+                for other in before:
+                    listed = outs.get(other)
+                    if listed is None:
+                        later.append((other, name))  # not read yet, or no `-->` line
+                    elif name not in listed:
+                        return None
             if stores:
                 store_set = frozenset(stores.split(", "))
                 if "" in store_set or "(" in stores:
@@ -317,8 +331,9 @@ def _nodes(
             waiting, waiting_class, printed = node, Processor, successors
         elif source:
             line += 2
-            if printed is not None:
-                afters[last] = printed  # a `-->` to a Source: agree() refuses it
+            if printed is not None:  # a `-->` to a Source has no other end: unbalanced
+                outs[last] = after
+                balance += len(after)
             if "(" in topics:
                 return None
             node = twin_source()
@@ -342,16 +357,24 @@ def _nodes(
             if sink_list == last and last != "none":
                 before = own or frozenset((last,))
                 if mine is None:
-                    if printed is not None:
-                        afters[last] = printed
-                    befores[sink] = before
+                    if printed is None or sink not in after:
+                        return None
+                    outs[last] = after
+                    balance += len(after) - 1
             else:
                 before = known(sink_list)
                 if before is None:
                     before = sets[sink_list] = frozenset(sink_list.split(", "))
                 if printed is not None:
-                    afters[last] = printed
-                befores[sink] = before
+                    outs[last] = after
+                    balance += len(after)
+                balance -= len(before)
+                for other in before:
+                    listed = outs.get(other)
+                    if listed is None:
+                        later.append((other, sink))
+                    elif sink not in listed:
+                        return None
             node = twin_sink()
             node.name = sink
             if "(" in topic or "(" in extractor:
@@ -376,13 +399,15 @@ def _nodes(
     else:
         item = None
     if printed is not None:  # the last node's `-->` list: no node follows to name alone
-        after = known(printed)
-        if after is None:
-            after = sets[printed] = frozenset(printed.split(", "))
+        found = known(printed)
+        if found is None:
+            found = sets[printed] = frozenset(printed.split(", "))
+        after = found
         waiting.successors = after
         waiting.__class__ = waiting_class
-        afters[last] = printed
-    return line, item
+        outs[last] = after
+        balance += len(after)
+    return line, item, balance
 
 
 def read(text: str, path: str) -> Description | None:
@@ -462,19 +487,23 @@ class _Reader:
         if number > _MAX_ID or number in self.ids:
             return None
         nodes: list[Node] = []
-        afters: dict[str, str] = {}
-        befores: dict[str, frozenset[str]] = {}
+        outs: dict[str, frozenset[str]] = {}
+        later: list[tuple[str, str]] = []
         sets = {"none": EMPTY}
-        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, afters, befores)
+        read = _nodes(items, at.line + 1, nodes, self.names, sets, is_global, outs, later)
         if read is None or not nodes:
             return None
-        if not agree(afters, befores, sets):
-            return None  # the Lark path says which arrow has no other end, or names no node
+        # As many `-->` edges as `<--` ones, and each `<--` edge a `-->` one: they are the same,
+        # every arrow has its other end and names a node of the block. If not, the Lark path
+        # says which arrow has no other end, or names no node.
+        line, item, balance = read
+        if balance or (later and any(this not in outs.get(n, EMPTY) for n, this in later)):
+            return None
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
         self.ids.add(number)
         self.subs.append(_subtopology(number, nodes, is_global, at))
-        return read
+        return line, item
 
     def _close(self, name: str | None, line: int) -> bool:
         """End the topology being read (its header on line ``line``); False when a node name

@@ -301,6 +301,29 @@ def test_an_arrow_to_the_source_printed_next_is_refused(after: str) -> None:
     assert_same_reading(text)
 
 
+_A_TO_X = "Topologies:\n   Sub-topology: 0\n    Source: a (topics: [t])\n      --> x\n"
+_S_FROM_A = ["    Sink: s (topic: out)\n      <-- a\n", _PROCESSOR.format("s", "none", "a")]
+_B_TO_Y = "    Source: b (topics: [u])\n      --> y\n"
+_X_Y = "    Sink: y (topic: out)\n      <-- b\n    Sink: x (topic: out)\n      <-- none\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_A_TO_X + _S_FROM_A[0] + "    Sink: x (topic: out)\n      <-- none\n",
+     _A_TO_X + _S_FROM_A[1] + "    Sink: x (topic: out)\n      <-- none\n",
+     _A_TO_X + _B_TO_Y + _S_FROM_A[0] + _X_Y,
+     _A_TO_X + _B_TO_Y + _S_FROM_A[1] + _X_Y],
+    ids=["a Sink just after", "a Processor just after", "a Sink further on",
+         "a Processor further on"],
+)  # fmt: skip
+def test_arrows_that_disagree_in_equal_numbers_are_refused(text: str) -> None:
+    """`a --> x` and `s <-- a`: as many `-->` edges as `<--` ones, but not the same edges; the
+    text is refused whether `s` is printed just after `a` or further on."""
+    assert parse_fast.read(text, "t.txt") is None
+    assert outcome(parse, text)[0] == "error"
+    assert_same_reading(text)
+
+
 @pytest.mark.parametrize("indent", ["", "  ", "   ", "      "])
 def test_a_node_indented_otherwise_is_left_to_the_plain_reader(indent: str) -> None:
     """describe() prints every node at column 5; the fast path reads no other indentation (it
