@@ -10,14 +10,9 @@ the Lark path would reject or read another way (an empty item, a duplicate, a na
 declares, a ``(`` in a payload), makes them give up, and the Lark path reads the text: the fast
 path never raises and never decides what a text means.
 
-Nodes and their positions (kept and reused across texts: see ``_POSITIONS``) are built as
-instances of mutable twins of the model classes (the same slots in the same order) whose class
-is then set to the model class: a frozen dataclass's ``__init__`` sets every field through
-``object.__setattr__`` and costs twice as much, which matters for the many nodes of a large
-topology. CPython refuses the class assignment unless the two layouts are the same, and the
-twins are only made while the model classes are what this code expects; otherwise the fast path
-is off. A property test holds the fast path to the plain reader (the Lark path on its own):
-equal models, positions included.
+Nodes are built inline as instances of the model classes' mutable twins, the other objects
+through ``fast_model``, which says why and keeps positions across texts. A property test holds
+the fast path to the plain reader (the Lark path on its own): equal models, positions included.
 """
 
 from __future__ import annotations
@@ -25,9 +20,9 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Iterator
-from dataclasses import fields
-from typing import Any, cast
+from typing import Any
 
+from linter.topology import fast_model
 from linter.topology.model import (
     Description,
     Node,
@@ -38,7 +33,6 @@ from linter.topology.model import (
     Subtopology,
     Topology,
 )
-from linter.topology.twins import twin
 
 __all__ = ["fast_nodes", "read"]
 
@@ -86,96 +80,6 @@ _NAMED = re.compile(r"[^\s:]")
 Item = tuple[str, ...]
 
 
-def _twins() -> tuple[type, ...] | None:
-    """Mutable classes laid out as Position, Processor, Source, Sink, Subtopology, Topology and
-    Description, or None when those are not the classes this module was written for (then the
-    fast path is off)."""
-    expected: dict[type, tuple[str, ...]] = {
-        Position: ("line", "column"),
-        Processor: ("name", "stores", "successors", "predecessors", "position", "kind"),
-        Source: ("name", "topics", "pattern", "successors", "position", "kind"),
-        Sink: ("name", "topic", "extractor", "predecessors", "position", "kind"),
-        Subtopology: ("id", "nodes", "is_global", "position"),
-        Topology: ("subtopologies", "name", "position", "layout"),
-        Description: ("topologies", "path"),
-    }
-    if any(tuple(f.name for f in fields(cls)) != names for cls, names in expected.items()):
-        return None
-    try:
-        return tuple(twin(cls) for cls in expected)
-    except TypeError:  # not a plain frozen slotted dataclass any more
-        return None
-
-
-_TWINS: tuple[type, ...] = _twins() or ()
-
-
-# Positions are values (immutable, compared by value, left out of the model's equality): one
-# object per line and column serves every text this process reads. Making and freeing one per
-# node was a tenth of the time of reading a text of the usual size (~40 nodes); kept, the
-# fleet's texts (a few columns, lines 1 to a few hundred) make almost none. Bounded: the first
-# _KEPT_COLUMNS columns met, lines 1 to _KEPT_LINES of each (a line past them is not looked up).
-_POSITIONS: dict[int, dict[int, Position]] = {}
-_KEPT_COLUMNS, _KEPT_LINES = 8, 1024
-
-
-def _rows(column: int) -> dict[int, Position]:
-    """The kept positions of ``column``, by line (a dict that keeps none past the bound of
-    columns)."""
-    rows = _POSITIONS.get(column)
-    if rows is None:
-        rows = {}
-        if len(_POSITIONS) < _KEPT_COLUMNS:
-            _POSITIONS[column] = rows
-    return rows
-
-
-def _position(line: int, column: int) -> Position:
-    """``Position(line, column)``: a kept one, or one built through its twin (and kept)."""
-    rows = _rows(column)
-    kept = rows.get(line)
-    if kept is not None:
-        return kept
-    position: Any = _TWINS[0]()
-    position.line = line
-    position.column = column
-    position.__class__ = Position
-    if line <= _KEPT_LINES:
-        rows[line] = position
-    return cast(Position, position)
-
-
-def _subtopology(number: int, nodes: list[Node], is_global: bool, at: Position) -> Subtopology:
-    """``Subtopology(number, frozenset(nodes), is_global, at)``, built through its twin."""
-    sub: Any = _TWINS[4]()
-    sub.id = number
-    sub.nodes = frozenset(nodes)
-    sub.is_global = is_global
-    sub.position = at
-    sub.__class__ = Subtopology
-    return cast(Subtopology, sub)
-
-
-def _topology(subs: list[Subtopology], name: str | None, at: Position) -> Topology:
-    """``Topology(tuple(subs), name, at, "describe")``, built through its twin."""
-    topology: Any = _TWINS[5]()
-    topology.subtopologies = tuple(subs)
-    topology.name = name
-    topology.position = at
-    topology.layout = "describe"
-    topology.__class__ = Topology
-    return cast(Topology, topology)
-
-
-def _description(topologies: list[Topology], path: str) -> Description:
-    """``Description(tuple(topologies), path)``, built through its twin."""
-    description: Any = _TWINS[6]()
-    description.topologies = tuple(topologies)
-    description.path = path
-    description.__class__ = Description
-    return cast(Description, description)
-
-
 def fast_nodes(
     text: str,
     line: int,
@@ -192,7 +96,7 @@ def fast_nodes(
     brackets where ``bare_topics`` says its payload may be a topic list (a global store's)."""
     found = _LINES.findall(text)
     # One `(` per node: no payload holds one either, so there is no doubt where payloads start.
-    if text.count("(") != len(found) or text[-1:] != "\n" or not _TWINS:
+    if text.count("(") != len(found) or text[-1:] != "\n" or not fast_model.TWINS:
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
     read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, [])
@@ -233,10 +137,10 @@ def _nodes(
     shared by both lists; only the other lists are looked up in ``sets`` (a lookup hashes the
     new string of the list first). A node's `-->` list is known to be one of these when the
     next node is read, so a node with a `-->` line stays a twin until then."""
-    twin_position, twin_processor, twin_source, twin_sink = _TWINS[:4]
+    twin_position, twin_processor, twin_source, twin_sink = fast_model.TWINS[:4]
     column = _COLUMN
-    rows = _rows(column)
-    kept_lines = _KEPT_LINES
+    rows = fast_model.kept_rows(column)
+    kept_lines = fast_model.KEPT_LINES
     append = nodes.append
     named = names.append
     empty = EMPTY
@@ -270,8 +174,8 @@ def _nodes(
         this = name or source or sink
         if not this:
             break
-        # made as in _position, inline: a call per node is measurably slower on large texts
-        # (and a line past the kept ones is not looked up)
+        # made as in fast_model.position, inline: a call per node is measurably slower on large
+        # texts (and a line past the kept ones is not looked up)
         position = rows.get(line) if line <= kept_lines else None
         if position is None:
             position = twin_position()
@@ -413,7 +317,7 @@ def _nodes(
 def read(text: str, path: str) -> Description | None:
     """The model of ``text`` when it is real describe() output throughout, else None (and the
     Lark path reads it). ``text`` has LF line ends, no BOM and no NUL."""
-    if not _TWINS:
+    if not fast_model.TWINS:
         return None
     # The model holds no reference cycles, so collecting while it is built only traverses the
     # many new nodes again and again (a large share of the time on a large text).
@@ -467,7 +371,7 @@ class _Reader:
                 after_nodes = False
                 line, item = line + 1, next(items, None)
             elif number and topology is not None:
-                at = _position(line, indent + 1)
+                at = fast_model.position(line, indent + 1)
                 block = self._block(items, int(number), bool(suffix), at)
                 if block is None:
                     return None
@@ -477,7 +381,7 @@ class _Reader:
                 return None  # a line of another shape, or one out of place
         if topology is None or not self._close(*topology):
             return None
-        return _description(self.topologies, self.path)
+        return fast_model.description(self.topologies, self.path)
 
     def _block(
         self, items: Iterator[Item], number: int, is_global: bool, at: Position
@@ -502,7 +406,7 @@ class _Reader:
         if is_global and sorted(node.kind for node in nodes) != ["processor", "source"]:
             return None
         self.ids.add(number)
-        self.subs.append(_subtopology(number, nodes, is_global, at))
+        self.subs.append(fast_model.subtopology(number, nodes, is_global, at))
         return line, item
 
     def _close(self, name: str | None, line: int) -> bool:
@@ -512,6 +416,6 @@ class _Reader:
         subs, names = self.subs, self.names
         if len(set(names)) != len(names):
             return False
-        self.topologies.append(_topology(subs, name, _position(line, 1)))
+        self.topologies.append(fast_model.topology(subs, name, fast_model.position(line, 1)))
         self.subs, self.names, self.ids = [], [], set()
         return True

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linter.topology import parse_fast
+from linter.topology import fast_model, parse_fast
 from linter.topology.model import Description, Node, Processor, Sink, Source, Subtopology, Topology
 from linter.topology.parse import TopologyParseError, decode, parse, parse_plain
 from linter.topology.render import render, to_jsonable
@@ -353,10 +353,10 @@ def _benchmark_generate() -> Callable[[int, int], str]:
 def test_benchmark_inputs_take_the_fast_path(nodes: int, seed: int) -> None:
     """What benchmarks/parse.py times (and holds against the peer viewer) is the fast path
     building the whole model, the plain reader's to the last position; the large input runs
-    past the lines whose positions the fast path keeps between texts (parse_fast._KEPT_LINES),
+    past the lines whose positions the fast path keeps between texts (fast_model.KEPT_LINES),
     which no other text here does."""
     text = _benchmark_generate()(nodes, seed)
     if nodes > 100:
-        assert text.count("\n") > parse_fast._KEPT_LINES
+        assert text.count("\n") > fast_model.KEPT_LINES
     assert parse_fast.read(text, "t.txt") is not None
     assert_same_reading(text)
