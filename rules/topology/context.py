@@ -4,11 +4,12 @@ application (its id and state directory), so findings can name real topics and d
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from linter.topology import naming
 from linter.topology.diff import TopologyDiff
-from linter.topology.model import Description, Topology
+from linter.topology.model import Description, Node, Topology
 from linter.topology.streams_config import ConfigDiff
 from rules.framework import At, Location, Resource, SubjectKind, location
 from rules.runbook import DRAIN_PREFIX
@@ -16,8 +17,35 @@ from rules.runbook import DRAIN_PREFIX
 
 @dataclass(frozen=True, slots=True)
 class LintSubject:
+    """One describe() model to lint; ``topologies`` is what the rules read of each of its
+    topologies, gathered in one walk (:func:`walk`) when the subject is made."""
+
     description: Description
     application_id: str | None = None
+    topologies: tuple[Walked, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        walked = tuple([walk(t) for t in self.description.topologies])
+        object.__setattr__(self, "topologies", walked)
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """A topology as the lint rules read it. Each rule walking the nodes itself cost more than
+    its judging (every app of a fleet scan is linted), and two of them worked out
+    ``persistent`` on their own."""
+
+    topology: Topology
+    nodes: tuple[Node, ...]  # sub-topology by sub-topology
+    by_name: Mapping[str, Node]
+    # each store with its first owner (name, line) by name: the same whatever the layout
+    owners: Mapping[str, tuple[str, int]]
+    # each internal topic a sink writes (describe() prints it without the application id), with
+    # its first sink (name, line) by name
+    sinks: Mapping[str, tuple[str, int]]
+    # the generated store and internal topic names with their index: what an index shift
+    # renames (processor names are not persisted anywhere)
+    persistent: tuple[tuple[int, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,23 +149,41 @@ def config(key: str) -> Resource:
     return Resource(kind="config", name=key)
 
 
-def persistent_generated(topology: Topology) -> tuple[tuple[int, str], ...]:
-    """Generated store and internal topic names of a topology with their index: what an index
-    shift renames (processor names are not persisted anywhere)."""
-    found: set[tuple[int, str]] = set()
+def walk(topology: Topology) -> Walked:
+    """:class:`Walked` of ``topology``: one pass over its nodes."""
+    nodes: list[Node] = []
+    by_name: dict[str, Node] = {}
+    owners: dict[str, tuple[str, int]] = {}
+    sinks: dict[str, tuple[str, int]] = {}
+    sourced: set[str] = set()  # internal topics read
     for sub in topology.subtopologies:
         for n in sub.nodes:
+            nodes.append(n)
+            by_name[n.name] = n
             # one type test a node (its ``kind``: a failed isinstance costs four times a field
             # read): only processors hold stores (the others' ``stores`` is a property call)
             if n.kind == "processor":
-                for s in n.stores:
-                    gen = naming.generated(s)
-                    if gen is not None:
-                        found.add((gen.index, s))
-                continue
-            topics = n.topics if n.kind == "source" else ((n.topic,) if n.topic else ())
-            for t in topics:
-                gen = naming.generated_topic(t) if naming.is_internal_topic(t) else None
-                if gen is not None:
-                    found.add((gen.index, t))
-    return tuple(sorted(found))
+                if n.stores:
+                    owner = (n.name, n.position.line)
+                    for s in n.stores:
+                        first = owners.get(s)
+                        if first is None or owner < first:
+                            owners[s] = owner
+            elif n.kind == "sink":
+                t = n.topic
+                if t and naming.is_internal_topic(t):
+                    first = sinks.get(t)
+                    if first is None or (n.name, n.position.line) < first:
+                        sinks[t] = (n.name, n.position.line)
+            else:
+                sourced.update([t for t in n.topics if naming.is_internal_topic(t)])
+    found: set[tuple[int, str]] = set()
+    for s in owners:
+        gen = naming.generated(s)
+        if gen is not None:
+            found.add((gen.index, s))
+    for t in sourced.union(sinks):
+        gen = naming.generated_topic(t)
+        if gen is not None:
+            found.add((gen.index, t))
+    return Walked(topology, tuple(nodes), by_name, owners, sinks, tuple(sorted(found)))

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from types import MappingProxyType
 from typing import TypeAlias
 
 from linter.topology import naming
 from linter.topology.model import Node, Sink
 from rules.framework import Hit, Impact, Resource, Severity, rule
-from rules.topology.context import TOPOLOGY, LintSubject, node, persistent_generated
+from rules.topology.context import TOPOLOGY, LintSubject, node
 
 
 @rule(
@@ -69,45 +68,36 @@ def generated_processor_name(subject: LintSubject) -> Iterator[Hit]:
     when no generated store or internal topic comes after it, or together with an application
     reset; on a new app, name everything.
     """
-    desc = subject.description
-    path = desc.path
-    for topology in desc.topologies:
-        # both worked out when needed: by_name for a filter's successors, persistent for an
-        # operator that stops consuming an index once named
-        abouts = _ABOUTS
-        by_name: dict[str, Node] | None = None
-        persistent: tuple[tuple[int, str], ...] | None = None
-        scope = f"{topology.name}|" if topology.name else None  # None: the key made with the name
+    path = subject.description.path
+    abouts = _ABOUTS
+    for walked in subject.topologies:
+        name = walked.topology.name
+        scope = f"{name}|" if name else None  # None: the key made with the name
         # in any order: the findings are sorted by their fingerprints, one per name
-        for sub in topology.subtopologies:
-            for n in sub.nodes:
-                about = abouts.get(n.name, _UNSEEN)
-                if about is _UNSEEN:
-                    about = _learn(n.name)
-                if about is None:
-                    continue
-                message, resources, remediation, unburned, filters, key = about
-                # a processor is plumbing only when it is a filter (most are not)
-                if filters and by_name is None:
-                    by_name = {m.name: m for sub in topology.subtopologies for m in sub.nodes}
-                if (filters or n.kind != "processor") and _plumbing(n, by_name or _NO_NODES):
-                    continue
-                if unburned:
-                    if persistent is None:
-                        persistent = persistent_generated(topology)
-                    shifts = _shift_note(n.name, persistent)
-                    if shifts is not None:
-                        message, remediation = f"{message} {shifts[0]}", shifts[1]
-                # by position (message, resources, locations, remediation, key): keywords cost
-                # a dict per call, and this is most findings of a fleet scan; the location as
-                # location(path, line) gives it, without the call
-                yield Hit(
-                    message,
-                    resources,
-                    ((path, n.position.line or None, None),),
-                    remediation,
-                    key if scope is None else scope + n.name,
-                )
+        for n in walked.nodes:
+            about = abouts.get(n.name, _UNSEEN)
+            if about is _UNSEEN:
+                about = _learn(n.name)
+            if about is None:
+                continue
+            message, resources, remediation, unburned, filters, key = about
+            # a processor is plumbing only when it is a filter (most are not)
+            if (filters or n.kind != "processor") and _plumbing(n, walked.by_name):
+                continue
+            if unburned:
+                shifts = _shift_note(n.name, walked.persistent)
+                if shifts is not None:
+                    message, remediation = f"{message} {shifts[0]}", shifts[1]
+            # by position (message, resources, locations, remediation, key): keywords cost
+            # a dict per call, and this is most findings of a fleet scan; the location as
+            # location(path, line) gives it, without the call
+            yield Hit(
+                message,
+                resources,
+                ((path, n.position.line or None, None),),
+                remediation,
+                key if scope is None else scope + n.name,
+            )
 
 
 # What _about says of a name: the message, resources, remediation, unburned, filter and key.
@@ -146,7 +136,6 @@ def _about(name: str) -> _About | None:
 
 
 _FILTER = "KSTREAM-FILTER-"
-_NO_NODES: Mapping[str, Node] = MappingProxyType({})  # what a source or a sink needs of them
 _JOIN_PREFIXES = frozenset(
     {
         "KSTREAM-WINDOWED-", "KSTREAM-JOINTHIS-", "KSTREAM-JOINOTHER-", "KSTREAM-OUTERTHIS-",

@@ -7,14 +7,7 @@ from collections.abc import Iterator
 
 from linter.topology import naming
 from rules.framework import Hit, Impact, Severity, location, rule
-from rules.topology.context import (
-    TOPOLOGY,
-    LintSubject,
-    node,
-    persistent_generated,
-    repartition,
-    topic,
-)
+from rules.topology.context import TOPOLOGY, LintSubject, node, repartition, topic
 
 
 @rule(
@@ -60,23 +53,12 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
     joins, ``TableJoined.as("...")`` for foreign-key joins. On a running app, drain the old topic
     before the renaming deploy (see KS205).
     """
-    for topology in subject.description.topologies:
-        seen: dict[str, tuple[str, int]] = {}
-        for sub in topology.subtopologies:
-            for n in sub.nodes:
-                # ``kind``: a failed isinstance costs four times a field read
-                if n.kind == "sink" and n.topic and naming.is_internal_topic(n.topic):
-                    cur = seen.get(n.topic)
-                    if cur is None or (n.name, n.position.line) < cur:
-                        seen[n.topic] = (n.name, n.position.line)
-        persistent: tuple[tuple[int, str], ...] = ()
-        for t in sorted(seen):
+    for walked in subject.topologies:
+        topology = walked.topology
+        for t, (sink, line) in sorted(walked.sinks.items()):
             gen = naming.generated_topic(t)
             if gen is None:
                 continue
-            if gen.prefix == _REPARTITION and not persistent:  # what _remediation needs
-                persistent = persistent_generated(topology)
-            sink, line = seen[t]
             full = naming.internal_topic(subject.application_id, t, topology.name)
             yield Hit(
                 message=(
@@ -89,7 +71,7 @@ def generated_repartition_topic(subject: LintSubject) -> Iterator[Hit]:
                     node(sink),
                 ),
                 locations=(location(subject.description.path, line or None),),
-                remediation=_remediation(t, gen, persistent),
+                remediation=_remediation(t, gen, walked.persistent),
                 key=f"{topology.name or ''}|{t}",
             )
 

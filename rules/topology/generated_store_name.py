@@ -52,20 +52,12 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
     already runs, naming the store is itself a rename (see KS201): do it together with a reset, or
     accept the one-time loss.
     """
-    for topology in subject.description.topologies:
-        owners: dict[str, list[tuple[str, int]]] = {}
-        for sub in topology.subtopologies:
-            for n in sub.nodes:
-                # only processors hold stores (the others' ``stores`` is a property: a call each);
-                # ``kind``, not isinstance: a failed isinstance costs four times a field read
-                if n.kind == "processor" and n.stores:
-                    for s in n.stores:
-                        owners.setdefault(s, []).append((n.name, n.position.line))
-        for s in sorted(owners):
+    for walked in subject.topologies:
+        name = walked.topology.name
+        for s, (owner, line) in sorted(walked.owners.items()):
             if naming.generated(s) is None:
                 continue
-            owner, line = min(owners[s])  # by name: the same whatever the layout
-            topic = changelog(subject.application_id, s, topology.name)
+            topic = changelog(subject.application_id, s, name)
             # by position (message, resources, locations, remediation, key): keywords cost a
             # dict per call
             yield Hit(
@@ -74,5 +66,5 @@ def generated_store_name(subject: LintSubject) -> Iterator[Hit]:
                 (store(s), topic, node(owner)),
                 (location(subject.description.path, line or None),),
                 f"Name it: {store_fix(s, owner)} on the operator {owner}.",
-                f"{topology.name or ''}|{s}",
+                f"{name or ''}|{s}",
             )
