@@ -35,3 +35,29 @@ def test_run_raw_is_runs_order(
         ], path
         checked += len(found) > 1
     assert checked > 10
+
+
+def test_run_raw_fingerprints_are_each_rules_own() -> None:
+    """run_raw keeps fingerprints by rule and key: two rules with the same keys (and a rule
+    run again, from its table) get fingerprints of their own id, as run() gives them."""
+    from collections.abc import Iterator
+
+    from rules.framework import Hit, Impact, rule
+
+    def make(rule_id: str) -> object:
+        @rule(id=rule_id, name=f"same-keys-{rule_id}", severity=Severity.INFO,
+              impact=Impact.HYGIENE, subject=TOPOLOGY)
+        def same_keys(subject: LintSubject) -> Iterator[Hit]:
+            yield Hit("one", key="|shared-key")
+            yield Hit("two")  # keyless: by its (no) resources
+
+        return same_keys
+
+    rules = [make("KS901"), make("KS902")]
+    text = "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [t])\n      --> none\n"
+    subject = LintSubject(parse(text), "app")
+    for _ in range(2):
+        raws = run_raw(rules, TOPOLOGY, subject)  # type: ignore[arg-type]
+        found = run(rules, TOPOLOGY, subject)  # type: ignore[arg-type]
+        assert [fp for _, _, _, fp in raws] == [f.fingerprint for f in found]
+        assert len({fp for _, _, _, fp in raws}) == 4
