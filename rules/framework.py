@@ -373,13 +373,7 @@ def run_raw(
     groups: dict[tuple[int, str], list[Raw]] = {}
     for r, severity, hits in _ran(rules, kind, subject, severities):
         rule_id = r.id
-        known = _known(rule_id)
-        # a key's fingerprint looked up in the rule's own table (no call, and the key, often a
-        # string kept by the rule, has its hash): the same keys recur in every app of a fleet
-        made = [
-            (r, hit, severity, known.get(hit.key) or _learned(known, rule_id, hit))
-            for hit in hits
-        ]
+        made = [(r, hit, severity, fingerprint(rule_id, hit)) for hit in hits]
         if made:
             head = (-_SEVERITY_RANK[severity], rule_id)
             group = groups.get(head)
@@ -396,29 +390,6 @@ def run_raw(
             group = [group[i] for i in sorted(range(len(group)), key=keys.__getitem__)]
         out += group
     return out
-
-
-# Fingerprints by rule id and key, for :func:`run_raw`; a rule's table is emptied when full (chosen
-# names are new in every app).
-_KNOWN: dict[str, dict[str | None, str]] = {}  # no None key: a keyless hit always misses
-_KNOWN_MAX = 1 << 14
-
-
-def _known(rule_id: str) -> dict[str | None, str]:
-    known = _KNOWN.get(rule_id)
-    if known is None:
-        known = _KNOWN[rule_id] = {}
-    elif len(known) >= _KNOWN_MAX:
-        known.clear()
-    return known
-
-
-def _learned(known: dict[str | None, str], rule_id: str, hit: Hit) -> str:
-    """``fingerprint(rule_id, hit)``, kept in ``known`` when the hit has a key."""
-    fp = fingerprint(rule_id, hit)
-    if hit.key is not None:
-        known[hit.key] = fp
-    return fp
 
 
 def find_rule(rules: Iterable[Rule[Any]], ref: str) -> Rule[Any] | None:

@@ -38,8 +38,8 @@ def test_run_raw_is_runs_order(
 
 
 def test_run_raw_fingerprints_are_each_rules_own() -> None:
-    """run_raw keeps fingerprints by rule and key: two rules with the same keys (and a rule
-    run again, from its table) get fingerprints of their own id, as run() gives them."""
+    """Two rules with the same keys get fingerprints of their own id from run_raw, as run()
+    gives them, and again when run a second time (from the digest cache)."""
     from collections.abc import Iterator
 
     from rules.framework import Hit, Impact, rule
