@@ -197,43 +197,7 @@ def _nodes(
                 after = found
                 waiting.successors = after
             waiting.__class__ = waiting_class
-        if name:
-            line += 3
-            if predecessors == last and last != "none":
-                before = own or frozenset((last,))
-                if mine is None:  # the last node's list is not this node alone
-                    if printed is None or name not in after:
-                        return None  # the edge is printed at this end only
-                    outs[last] = after
-                    balance += len(after) - 1
-            else:
-                before = known(predecessors)
-                if before is None:
-                    before = sets[predecessors] = frozenset(predecessors.split(", "))
-                if printed is not None:
-                    outs[last] = after
-                    balance += len(after)
-                balance -= len(before)
-                for other in before:
-                    listed = outs.get(other)
-                    if listed is None:
-                        later.append((other, name))  # not read yet, or no `-->` line
-                    elif name not in listed:
-                        return None
-            if stores:
-                store_set = frozenset(stores.split(", "))
-                if "" in store_set or "(" in stores:
-                    return None  # an empty item, or no certainty where the payload starts
-            else:
-                store_set = empty
-            node = twin_processor()
-            node.name = name
-            node.stores = store_set
-            node.predecessors = before
-            node.position = position
-            node.kind = "processor"
-            waiting, waiting_class, printed = node, Processor, successors
-        elif source:
+        if source:
             line += 2
             if printed is not None:  # a `-->` to a Source has no other end: unbalanced
                 outs[last] = after
@@ -257,18 +221,19 @@ def _nodes(
             node.kind = "source"
             waiting, waiting_class, printed = node, Source, source_list
         else:
-            line += 2
-            if sink_list == last and last != "none":
+            # a processor or a sink: its `<--` list
+            listed_before = predecessors or sink_list  # the one of them the item has
+            if listed_before == last and last != "none":
                 before = own or frozenset((last,))
-                if mine is None:
-                    if printed is None or sink not in after:
-                        return None
+                if mine is None:  # the last node's list is not this node alone
+                    if printed is None or this not in after:
+                        return None  # the edge is printed at this end only
                     outs[last] = after
                     balance += len(after) - 1
             else:
-                before = known(sink_list)
+                before = known(listed_before)
                 if before is None:
-                    before = sets[sink_list] = frozenset(sink_list.split(", "))
+                    before = sets[listed_before] = frozenset(listed_before.split(", "))
                 if printed is not None:
                     outs[last] = after
                     balance += len(after)
@@ -276,27 +241,44 @@ def _nodes(
                 for other in before:
                     listed = outs.get(other)
                     if listed is None:
-                        later.append((other, sink))
-                    elif sink not in listed:
+                        later.append((other, this))  # not read yet, or no `-->` line
+                    elif this not in listed:
                         return None
-            node = twin_sink()
-            node.name = sink
-            if "(" in topic or "(" in extractor:
-                return None
-            if topic:
-                # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
-                node.topic = None if topic == "null" else topic
-                node.extractor = None
-            elif extractor:
-                node.topic = None
-                node.extractor = extractor
+            if name:
+                line += 3
+                if stores:
+                    store_set = frozenset(stores.split(", "))
+                    if "" in store_set or "(" in stores:
+                        return None  # an empty item, or no certainty where the payload starts
+                else:
+                    store_set = empty
+                node = twin_processor()
+                node.name = name
+                node.stores = store_set
+                node.predecessors = before
+                node.position = position
+                node.kind = "processor"
+                waiting, waiting_class, printed = node, Processor, successors
             else:
-                return None  # an empty payload: the careful path says what it is
-            node.predecessors = before
-            node.position = position
-            node.kind = "sink"
-            node.__class__ = Sink
-            printed = None
+                line += 2
+                node = twin_sink()
+                node.name = sink
+                if "(" in topic or "(" in extractor:
+                    return None
+                if topic:
+                    # the AK 4.4 CLI formatter prints a dynamically routed sink as `(topic: null)`
+                    node.topic = None if topic == "null" else topic
+                    node.extractor = None
+                elif extractor:
+                    node.topic = None
+                    node.extractor = extractor
+                else:
+                    return None  # an empty payload: the careful path says what it is
+                node.predecessors = before
+                node.position = position
+                node.kind = "sink"
+                node.__class__ = Sink
+                printed = None
         last, own = this, mine
         named(this)
         append(node)
