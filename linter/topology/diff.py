@@ -84,6 +84,7 @@ __all__ = [
     "diff",
 ]
 
+
 def diff(before: Description, after: Description) -> TopologyDiff:
     """Match ``before`` to ``after``. Pure; the result is frozen and sorted."""
     groups_b, groups_a = groups(before), groups(after)

@@ -64,12 +64,7 @@ def groups(desc: Description) -> dict[str, list[Topology]]:
     diff (describe() prints one unnamed topology; several named ones come concatenated)."""
     out: dict[str, list[Topology]] = {}
     for topology in desc.topologies:
-        t = topology.name or ""
-        listed = out.get(t)
-        if listed is None:
-            out[t] = [topology]
-        else:
-            listed.append(topology)
+        out.setdefault(topology.name or "", []).append(topology)
     return out
 
 
