@@ -101,10 +101,7 @@ class PartitionStore:
             run = dict(zip(number[a:b], range(a, b), strict=True))
             if len(run) != b - a:
                 return False
-            seen = where.get(name)
-            if seen is None:
-                earlier = runs.pop(name, None)
-                seen = where[name] = {} if earlier is None else _rows_of(rows, earlier)
+            seen = _seen(where, runs, rows, name)
             if seen.keys() & run.keys():
                 return False
             seen.update(run)
@@ -114,7 +111,7 @@ class PartitionStore:
 
     def _merge(self, path: str, rows: PartitionRows, j: int) -> None:
         topic, number = rows.topic[j], rows.number[j]
-        seen = self._seen(topic)
+        seen = _seen(self.where, self.runs, self.rows, topic)
         i = seen.get(number)
         if i is None:
             seen[number] = len(self.rows)
@@ -139,14 +136,6 @@ class PartitionStore:
             self.rows.elr[i] = rows.elr[j]
         if self.rows.last_known_elr[i] is None:
             self.rows.last_known_elr[i] = rows.last_known_elr[j]
-
-    def _seen(self, topic: str) -> dict[int, int]:
-        """Topic ``topic``'s dict in ``where`` (made from its run, if it has one)."""
-        seen = self.where.get(topic)
-        if seen is None:
-            run = self.runs.pop(topic, None)
-            seen = self.where[topic] = {} if run is None else _rows_of(self.rows, run)
-        return seen
 
     def names(self) -> set[str]:
         """The topics with a partition line."""
@@ -225,6 +214,21 @@ class PartitionStore:
                 found = list(set(values))
             self._distinct_lists[column] = found
         return found
+
+
+def _seen(
+    where: dict[str, dict[int, int]],
+    runs: dict[str, tuple[int, int]],
+    rows: PartitionRows,
+    topic: str,
+) -> dict[int, int]:
+    """Topic ``topic``'s dict in ``where`` (made from its run in ``runs``, which it leaves,
+    if it has one)."""
+    seen = where.get(topic)
+    if seen is None:
+        run = runs.pop(topic, None)
+        seen = where[topic] = {} if run is None else _rows_of(rows, run)
+    return seen
 
 
 def _rows_of(rows: PartitionRows, run: tuple[int, int]) -> dict[int, int]:
