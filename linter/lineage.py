@@ -109,16 +109,17 @@ class FleetGraph:
                 use = lists.get(topic)
                 if use is not None and any(topic in s for s in sets):
                     use[4].append(app)
-        index = {
-            t: TopicUse(tuple(p), tuple(c), tuple(o), tuple(k), tuple(s))
-            for t, (p, c, o, k, s) in lists.items()
-        }
+        # in topic order, so that topics() lists them without a sort (every fleet rule asks)
+        index = {}
+        for t in sorted(lists):
+            p, c, o, k, s = lists[t]
+            index[t] = TopicUse(tuple(p), tuple(c), tuple(o), tuple(k), tuple(s))
         object.__setattr__(self, "_index", index)
 
     def topics(self) -> list[str]:
         if self.view == "application-ids":
             return []
-        return sorted(self._index)
+        return list(self._index)
 
     def use(self, topic: str) -> TopicUse:
         return self._index.get(topic, _UNUSED)

@@ -322,9 +322,11 @@ def edges(graph: FleetGraph) -> Iterator[Edge]:
     """App-to-app edges through a topic, sorted by topic, upstream, downstream."""
     for topic in graph.topics():
         use = graph.use(topic)
+        downs = use.consumers
+        if not downs:  # most topics of a fleet: an app's sink nobody in the fleet reads
+            continue
         ups = sorted({a.app_id: a for a in use.producers + use.key_changers}.values(),
                      key=lambda a: a.app_id)  # fmt: skip
-        downs = use.consumers
         for up in ups:
             for down in downs:
                 if up.app_id != down.app_id:
