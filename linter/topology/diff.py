@@ -277,8 +277,8 @@ def _node_matching(
             and pb <= fixed
             and same_ends(node, other)
         ):
-            # most nodes of an upgrade: kept as they were, with their sub-topology and all
-            # their neighbours (what ``node_changes`` would check, as ``_kept_changes`` does)
+            # most nodes of an upgrade: kept as they were, with their sub-topology, all their
+            # neighbours and stores (what ``node_changes`` would check, as ``_kept_changes`` does)
             changes = NO_CHANGE
         else:
             changes = node_changes(ib, ia, fwd, b, a, store_map, sub_map, fixed)

@@ -15,9 +15,13 @@ from linter.topology.model import Node, Processor, Sink, Source
 
 def same_ends(node: Node, other: Node) -> bool:
     """Two nodes of the same name and neighbours (so far as ``_node_matching`` checked) are
-    equal, and without stores: the rest of ``node == other``, without building its tuples."""
+    equal: the rest of ``node == other``, without building its tuples. Equal stores are kept
+    stores: a store of one name on both sides is matched by that name (``match_stores``)."""
     if isinstance(node, Processor):
-        return type(other) is Processor and not node.stores and not other.stores
+        stores = node.stores
+        if not stores:  # most processors
+            return type(other) is Processor and not other.stores
+        return type(other) is Processor and stores == other.stores
     if isinstance(node, Source):
         return (
             type(other) is Source and node.topics == other.topics and node.pattern == other.pattern

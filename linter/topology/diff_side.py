@@ -210,7 +210,11 @@ def _index_subtopology(
                     patterns = True
                     if role == "source":
                         role = "pattern"
-                _add(topic_nodes, (role, topic), info)
+                listed = topic_nodes.get((role, topic))
+                if listed is None:
+                    topic_nodes[(role, topic)] = [info]
+                else:
+                    listed.append(info)
             if node.pattern is not None:
                 patterns = True
                 _add(topic_nodes, ("pattern", node.pattern), info)
@@ -223,7 +227,11 @@ def _index_subtopology(
             if sink_topic is not None:
                 written.append(sink_topic)
                 role = "repartition" if internal(sink_topic) else "sink"
-                _add(topic_nodes, (role, sink_topic), info)
+                listed = topic_nodes.get((role, sink_topic))
+                if listed is None:
+                    topic_nodes[(role, sink_topic)] = [info]
+                else:
+                    listed.append(info)
                 listed_names = writers_of.get(sink_topic)
                 if listed_names is None:
                     writers_of[sink_topic] = [name]
