@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from linter import api
-from linter.topology.diff import diff
+from linter.topology.diff import Change, diff
 from linter.topology.model import Description, Processor, Sink, Source, Subtopology, Topology
 from linter.topology.parse import parse
 from tests.conftest import FIXTURES
@@ -47,6 +47,18 @@ def test_identical_models_have_no_changes() -> None:
     assert all(not p.changes for p in result.nodes.pairs)
     assert all(not p.changes for p in result.stores.pairs)
     assert result.key_changes == ()
+
+
+def test_a_kept_processor_whose_stores_changed_shows_it() -> None:
+    """``_node_matching`` passes a kept stateful processor as unchanged only when its stores are
+    the same names (a planted short cut that ignores them passes the other diff tests)."""
+    before = desc(chain("src", "agg", "cnt", "out", stores={"agg": "sums", "cnt": "counts"}))
+    after = desc(chain("src", "agg", "cnt", "out", stores={"agg": "counts", "cnt": "totals"}))
+    changes = {p.before.name: p.changes for p in diff(before, after).nodes.pairs}
+    assert changes["agg"] == frozenset({Change.STORES})
+    assert changes["cnt"] == frozenset({Change.STORES})
+    kept = desc(chain("src", "agg", "cnt", "out", stores={"agg": "sums", "cnt": "counts"}))
+    assert all(not p.changes for p in diff(before, kept).nodes.pairs)
 
 
 def test_index_shift_is_matched_by_position_in_the_index_sequence() -> None:
