@@ -7,8 +7,8 @@ from one ``findall`` over the whole text, every line of it part of an item of on
 of no known shape too, which ends the fast path); :func:`fast_nodes` does the same for one run
 of nodes inside the Lark path, which reads everything else. Anything that does not fit, or that
 the Lark path would reject or read another way (an empty item, a duplicate, a name no node
-declares, a ``(`` in a payload), makes them give up, and the Lark path reads the text: the fast
-path never raises and never decides what a text means.
+declares, a ``(`` in a payload, a node named ``none``), makes them give up, and the Lark path
+reads the text: the fast path never raises and never decides what a text means.
 
 Nodes are built inline as instances of the model classes' mutable twins, the other objects
 through ``fast_model``, which says why and keeps positions across texts. A property test holds
@@ -100,7 +100,7 @@ def fast_nodes(
         return False
     sets: dict[str, frozenset[str]] = {"none": EMPTY}
     read = _nodes(iter(found), line, nodes, names, sets, bare_topics, {}, [])
-    if read is None or read[1] is not None:
+    if read is None or read[1] is not None or "none" in names:
         return False
     mentioned.update(*sets.values())
     return True
@@ -184,11 +184,12 @@ def _nodes(
             position.__class__ = Position
             if line <= kept_lines:
                 rows[line] = position
-        # The last node's `-->` list: this node alone (`none` is no name there: no list), or a
-        # list to look up. `mine`: the set of this node alone, when that is the list.
+        # The last node's `-->` list: this node alone (no node the fast path keeps is named
+        # `none`, which is no list there), or a list to look up. `mine`: the set of this node
+        # alone, when that is the list.
         mine = None
         if printed is not None:
-            if printed == this and this != "none":
+            if printed == this:
                 after = mine = waiting.successors = frozenset((this,))
             else:
                 found = known(printed)
@@ -223,7 +224,7 @@ def _nodes(
         else:
             # a processor or a sink: its `<--` list
             listed_before = predecessors or sink_list  # the one of them the item has
-            if listed_before == last and last != "none":
+            if listed_before == last:
                 before = own or frozenset((last,))
                 if mine is None:  # the last node's list is not this node alone
                     if printed is None or this not in after:
@@ -393,10 +394,13 @@ class _Reader:
 
     def _close(self, name: str | None, line: int) -> bool:
         """End the topology being read (its header on line ``line``); False when a node name
-        is there twice, in one sub-topology or two (the Lark path says where). One check for
-        the whole topology: a check of each block too made a second set of every name."""
+        is there twice, in one sub-topology or two (the Lark path says where), or a node is
+        named `none` (`--> none` is no list, not that node: checked here once rather than at
+        each list the loop takes for the node printed next to it). One check for the whole
+        topology: a check of each block too made a second set of every name."""
         subs, names = self.subs, self.names
-        if len(set(names)) != len(names):
+        declared = set(names)
+        if len(declared) != len(names) or "none" in declared:
             return False
         self.topologies.append(fast_model.topology(subs, name, fast_model.position(line, 1)))
         self.subs, self.names, self.ids = [], [], set()
