@@ -248,12 +248,18 @@ def _digest(rule_id: str, key: str) -> str:
 
 def to_finding(r: Rule[Any], hit: Hit, severity: Severity | None = None) -> Finding:
     """The finding ``r`` makes of ``hit`` (its severity overridden by ``severity``)."""
+    return _finding(r, hit, r.severity if severity is None else Severity(severity))
+
+
+def _finding(r: Rule[Any], hit: Hit, severity: Severity) -> Finding:
+    """:func:`to_finding` with the severity settled (the runner settles it once per rule: an
+    Enum call per finding costs as much as the rest of the finding's fields)."""
     return _trusted(
         Finding,
         {
             "rule": r.id,
             "name": r.name,
-            "severity": r.severity if severity is None else Severity(severity),
+            "severity": severity,
             "impact": r.impact,
             "message": hit.message,
             "resources": tuple(hit.resources),
@@ -330,26 +336,28 @@ def collect(
     severities: Mapping[str, Severity] | None = None,
 ) -> list[Finding]:
     """:func:`run` without the sort, for a caller that sorts all its findings at the end."""
-    ran = _ran(rules, kind, subject, severities)
-    return [to_finding(r, hit, severity) for r, severity, hits in ran for hit in hits]
+    return [
+        _finding(r, hit, severity)
+        for r, severity in _chosen(rules, kind, severities)
+        for hit in r.func(subject)
+    ]
 
 
-def _ran(
-    rules: Iterable[Rule[Any]],
-    kind: SubjectKind[S],
-    subject: S,
-    severities: Mapping[str, Severity] | None,
-) -> Iterator[tuple[Rule[Any], Severity, Iterable[Hit]]]:
+def _chosen(
+    rules: Iterable[Rule[Any]], kind: SubjectKind[S], severities: Mapping[str, Severity] | None
+) -> list[tuple[Rule[Any], Severity]]:
     """Each rule of ``kind`` with its severity (``severities`` overriding a rule's default,
-    keyed by rule id) and its hits on ``subject``: what :func:`collect` and :func:`run_raw`
-    make findings of. A rule at a time, not a hit at a time: a step of this generator per hit
-    cost as much as the hit's fingerprint."""
+    keyed by rule id): the rules :func:`collect` and :func:`run_raw` run. A list made in one
+    call, not a generator: a step of one per rule cost as much as most rules' own run on a
+    diff with nothing to find (the fleet scan runs some thirty rules an app)."""
     overrides = severities or {}
+    chosen = []
     for r in rules:
         if r.subject != kind:  # ``kind.owns(r)``, without a call per rule of the catalogue
             continue
         override = overrides.get(r.id)
-        yield r, r.severity if override is None else Severity(override), r.func(subject)
+        chosen.append((r, r.severity if override is None else Severity(override)))
+    return chosen
 
 
 # A hit with its rule, severity and fingerprint: what a finding is made of, for a caller that
@@ -371,9 +379,15 @@ def run_raw(
     # order is the one stable sort by the whole key gives, and the sort compares strings first
     # (one C comparison) instead of tuples whose first item is equal.
     groups: dict[tuple[int, str], list[Raw]] = {}
-    for r, severity, hits in _ran(rules, kind, subject, severities):
+    for r, severity in _chosen(rules, kind, severities):
         rule_id = r.id
-        made = [(r, hit, severity, fingerprint(rule_id, hit)) for hit in hits]
+        # a keyed hit's fingerprint (most are keyed) straight from the digest: fingerprint()'s
+        # own call cost as much as the digest's cache
+        made = [
+            (r, hit, severity, fingerprint(rule_id, hit) if key is None else _digest(rule_id, key))
+            for hit in r.func(subject)
+            for key in (hit.key,)
+        ]
         if made:
             head = (-_SEVERITY_RANK[severity], rule_id)
             group = groups.get(head)

@@ -130,7 +130,13 @@ def raw_rows(
     """:func:`finding_row` of each finding ``raws`` make, without making them (``to_finding``):
     one loop, not a call a row, for some thirty rows an app."""
     rows = []
+    rule: object = None
+    shown: Severity | None = None
+    rule_id = name = severity_text = impact = ""
     for r, hit, severity, fingerprint in raws:
+        if r is not rule or severity is not shown:  # a rule's hits come together: its texts once
+            rule, shown = r, severity
+            rule_id, name, severity_text, impact = r.id, r.name, _TEXT[severity], _TEXT[r.impact]
         res = hit.resources
         rows.append(
             FindingRow(
@@ -138,10 +144,10 @@ def raw_rows(
                 check,
                 before,  # version_before
                 after,  # version_after
-                r.id,
-                r.name,
-                _TEXT[severity],
-                _TEXT[r.impact],
+                rule_id,
+                name,
+                severity_text,
+                impact,
                 fingerprint,
                 hit.message,
                 # most hits name one resource: no list made for it
