@@ -61,3 +61,30 @@ def test_run_raw_fingerprints_are_each_rules_own() -> None:
         found = run(rules, TOPOLOGY, subject)  # type: ignore[arg-type]
         assert [fp for _, _, _, fp in raws] == [f.fingerprint for f in found]
         assert len({fp for _, _, _, fp in raws}) == 4
+
+
+def test_run_raw_orders_hits_of_one_key_by_message() -> None:
+    """Hits of a rule that share a key (so a fingerprint) come in their messages' order, as
+    run() gives them, whatever order the rule yields them in; hits of keys of their own, by
+    fingerprint alone."""
+    from collections.abc import Iterator
+
+    from rules.framework import Hit, Impact, rule
+
+    @rule(id="KS903", name="shared-key-messages", severity=Severity.INFO,
+          impact=Impact.HYGIENE, subject=TOPOLOGY)
+    def shared_key(subject: LintSubject) -> Iterator[Hit]:
+        for message in ("c", "a", "b"):
+            yield Hit(message, key="|one-key")
+        for key in ("|z", "|y", "|x"):
+            yield Hit(f"own {key}", key=key)
+
+    text = "Topologies:\n   Sub-topology: 0\n    Source: s (topics: [t])\n      --> none\n"
+    subject = LintSubject(parse(text), "app")
+    raws = run_raw([shared_key], TOPOLOGY, subject)
+    found = run([shared_key], TOPOLOGY, subject)
+    assert [(fp, hit.message) for _, hit, _, fp in raws] == [
+        (f.fingerprint, f.message) for f in found
+    ]
+    shared = [hit.message for _, hit, _, _ in raws if hit.key == "|one-key"]
+    assert shared == ["a", "b", "c"]
