@@ -141,11 +141,8 @@ def _nodes(
     column = _COLUMN
     rows = fast_model.kept_rows(column)
     kept_lines = fast_model.KEPT_LINES
-    append = nodes.append
-    named = names.append
     empty = EMPTY
     # One set per distinct list: sharing the immutable set saves making it again.
-    known = sets.get
     # The last node: its name, the set of its name alone (None: not made), its `-->` list as
     # printed (None: no list, or set already) and the node itself while its successors are not
     # set (and then the class it is made an instance of).
@@ -184,15 +181,14 @@ def _nodes(
             position.__class__ = Position
             if line <= kept_lines:
                 rows[line] = position
-        # The last node's `-->` list: this node alone (no node the fast path keeps is named
-        # `none`, which is no list there), or a list to look up. `mine`: the set of this node
-        # alone, when that is the list.
+        # The last node's `-->` list: this node alone (never `none`: see _close), or a list to
+        # look up. `mine`: the set of this node alone, when that is the list.
         mine = None
         if printed is not None:
             if printed == this:
                 after = mine = waiting.successors = frozenset((this,))
             else:
-                found = known(printed)
+                found = sets.get(printed)
                 if found is None:
                     found = sets[printed] = frozenset(printed.split(", "))
                 after = found
@@ -232,7 +228,7 @@ def _nodes(
                     outs[last] = after
                     balance += len(after) - 1
             else:
-                before = known(listed_before)
+                before = sets.get(listed_before)
                 if before is None:
                     before = sets[listed_before] = frozenset(listed_before.split(", "))
                 if printed is not None:
@@ -281,12 +277,13 @@ def _nodes(
                 node.__class__ = Sink
                 printed = None
         last, own = this, mine
-        named(this)
-        append(node)
+        # called as methods, not bound ones kept in locals: CPython inlines such an append
+        names.append(this)
+        nodes.append(node)
     else:
         item = None
     if printed is not None:  # the last node's `-->` list: no node follows to name alone
-        found = known(printed)
+        found = sets.get(printed)
         if found is None:
             found = sets[printed] = frozenset(printed.split(", "))
         after = found
@@ -394,10 +391,9 @@ class _Reader:
 
     def _close(self, name: str | None, line: int) -> bool:
         """End the topology being read (its header on line ``line``); False when a node name
-        is there twice, in one sub-topology or two (the Lark path says where), or a node is
-        named `none` (`--> none` is no list, not that node: checked here once rather than at
-        each list the loop takes for the node printed next to it). One check for the whole
-        topology: a check of each block too made a second set of every name."""
+        is there twice, in one sub-topology or two (the Lark path says where), or is `none`
+        (under an arrow, no list rather than that node: checked here, not per list in the
+        loop). One check for the topology: one per block too made a second set of every name."""
         subs, names = self.subs, self.names
         declared = set(names)
         if len(declared) != len(names) or "none" in declared:
